@@ -1,0 +1,198 @@
+//! Compact constructors for catalog entries: one call per architecture shape, taking the numbers as
+//! they appear in the model's `config.json`.
+
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use crate::spec::{Component, ConvNet, Modality, StackRole, TransformerStack};
+
+/// A stack with the given shape and defaults: multi-head attention (kv = heads), head width
+/// hidden/heads, dense two-matrix feed-forward, no vocabulary, no learned positions.
+#[must_use]
+pub fn stack(role: StackRole, input: Modality, layers: u32, hidden: u32, heads: u32, inter: u32) -> TransformerStack {
+    TransformerStack {
+        role,
+        input,
+        layers,
+        hidden_size: hidden,
+        attention_heads: heads,
+        kv_heads: heads,
+        head_dim: hidden / heads.max(1),
+        intermediate_size: inter,
+        gated_ffn: false,
+        experts: 1,
+        active_experts: 1,
+        vocab_size: 0,
+        tied_embeddings: true,
+        learned_positions: 0,
+    }
+}
+
+impl TransformerStack {
+    /// Sets the vocabulary and whether the output projection is tied to it.
+    #[must_use]
+    pub fn vocab(mut self, vocab: u32, tied: bool) -> Self {
+        self.vocab_size = vocab;
+        self.tied_embeddings = tied;
+        self
+    }
+    /// Sets learned absolute position embeddings.
+    #[must_use]
+    pub fn positions(mut self, positions: u32) -> Self {
+        self.learned_positions = positions;
+        self
+    }
+    /// Sets grouped-query attention key/value heads.
+    #[must_use]
+    pub fn kv(mut self, kv_heads: u32) -> Self {
+        self.kv_heads = kv_heads;
+        self
+    }
+    /// Sets an explicit head width.
+    #[must_use]
+    pub fn head_dim(mut self, head_dim: u32) -> Self {
+        self.head_dim = head_dim;
+        self
+    }
+    /// Makes the feed-forward gated (three matrices).
+    #[must_use]
+    pub fn gated(mut self) -> Self {
+        self.gated_ffn = true;
+        self
+    }
+    /// Sets mixture-of-experts routing.
+    #[must_use]
+    pub fn experts(mut self, experts: u32, active: u32) -> Self {
+        self.experts = experts;
+        self.active_experts = active;
+        self
+    }
+    /// Wraps the stack as a component.
+    #[must_use]
+    pub fn component(self) -> Component {
+        Component::Transformer(self)
+    }
+}
+
+/// BERT-style text encoder: learned positions, vocabulary embedding.
+#[must_use]
+pub fn bert(layers: u32, hidden: u32, heads: u32, inter: u32, vocab: u32, positions: u32) -> Vec<Component> {
+    vec![stack(StackRole::Encoder, Modality::Text, layers, hidden, heads, inter)
+        .vocab(vocab, true)
+        .positions(positions)
+        .component()]
+}
+
+/// GPT-2-style decoder: learned positions, tied output, 4× feed-forward.
+#[must_use]
+pub fn gpt2(layers: u32, hidden: u32, heads: u32, vocab: u32, positions: u32) -> Vec<Component> {
+    vec![stack(StackRole::Decoder, Modality::Text, layers, hidden, heads, 4 * hidden)
+        .vocab(vocab, true)
+        .positions(positions)
+        .component()]
+}
+
+/// Llama-style decoder: rotary positions, gated feed-forward, grouped-query attention.
+#[must_use]
+pub fn llama(layers: u32, hidden: u32, heads: u32, kv: u32, inter: u32, vocab: u32, tied: bool) -> TransformerStack {
+    stack(StackRole::Decoder, Modality::Text, layers, hidden, heads, inter)
+        .kv(kv)
+        .gated()
+        .vocab(vocab, tied)
+}
+
+/// T5-style encoder-decoder with a shared vocabulary (relative positions).
+#[must_use]
+pub fn t5(d_model: u32, d_ff: u32, heads: u32, layers: u32, vocab: u32, gated: bool, tied: bool) -> Vec<Component> {
+    let mut enc = stack(StackRole::Encoder, Modality::Text, layers, d_model, heads, d_ff).head_dim(64);
+    let mut dec = stack(StackRole::CrossDecoder, Modality::Text, layers, d_model, heads, d_ff)
+        .head_dim(64)
+        .vocab(vocab, tied);
+    if gated {
+        enc = enc.gated();
+        dec = dec.gated();
+    }
+    vec![enc.component(), dec.component()]
+}
+
+/// BART-style encoder-decoder with learned positions and a shared, tied vocabulary.
+#[must_use]
+pub fn bart(d_model: u32, layers: u32, heads: u32, ffn: u32, vocab: u32, positions: u32) -> Vec<Component> {
+    vec![
+        stack(StackRole::Encoder, Modality::Text, layers, d_model, heads, ffn)
+            .positions(positions)
+            .component(),
+        stack(StackRole::CrossDecoder, Modality::Text, layers, d_model, heads, ffn)
+            .vocab(vocab, true)
+            .positions(positions)
+            .component(),
+    ]
+}
+
+/// ViT-style image encoder: patch embedding, class token, learned positions.
+#[must_use]
+pub fn vit(layers: u32, hidden: u32, heads: u32, inter: u32, image_size: u32, patch_size: u32) -> TransformerStack {
+    let input = Modality::Image { image_size, patch_size };
+    let tokens = (image_size / patch_size).pow(2) + 1;
+    stack(StackRole::Encoder, input, layers, hidden, heads, inter).positions(tokens)
+}
+
+/// Whisper: log-mel conv stem, audio encoder over 1500 frames (30 s), text decoder of 448 positions.
+#[must_use]
+pub fn whisper(d_model: u32, layers: u32, heads: u32, ffn: u32, vocab: u32, mel_bins: u32) -> Vec<Component> {
+    let frames = 1500;
+    let stem_params = 3 * u64::from(mel_bins) * u64::from(d_model) + 3 * u64::from(d_model).pow(2);
+    // The first conv runs at 3000 mel frames, the second (stride 2) at 1500.
+    let stem_flops = 2 * (3000 * 3 * u64::from(mel_bins) * u64::from(d_model) + 1500 * 3 * u64::from(d_model).pow(2));
+    vec![
+        dense("log-mel conv stem", stem_params, stem_flops),
+        stack(StackRole::Encoder, Modality::Audio { frames }, layers, d_model, heads, ffn)
+            .positions(frames)
+            .component(),
+        stack(StackRole::CrossDecoder, Modality::Text, layers, d_model, heads, ffn)
+            .vocab(vocab, true)
+            .positions(448)
+            .component(),
+    ]
+}
+
+/// wav2vec2/HuBERT: seven-layer conv feature encoder (512 channels), convolutional relative
+/// positions (kernel 128, 16 groups), transformer over 10 s clips (499 frames at 50 frames/s).
+#[must_use]
+pub fn wav2vec2(layers: u32, hidden: u32, heads: u32, inter: u32) -> Vec<Component> {
+    let h = u64::from(hidden);
+    // conv0: 1→512, k10; conv1-4: 512→512, k3; conv5-6: 512→512, k2
+    let feature_params = 512 * 10 + 4 * 512 * 512 * 3 + 2 * 512 * 512 * 2;
+    // 10 s at 16 kHz: output lengths 31999→3199 (conv0), then 1599, 799, 399, 199 (k3,s2), 99, 49 (k2,s2)
+    let feature_macs: u64 = 3199 * 512 * 10 + (1599 + 799 + 399 + 199) * 512 * 512 * 3 + (99 + 49) * 512 * 512 * 2;
+    let feature_projection = 512 * h;
+    let positional_conv = h * (h / 16) * 128;
+    vec![
+        dense(
+            "conv feature encoder + positional conv",
+            feature_params + feature_projection + positional_conv,
+            2 * (feature_macs + 499 * (feature_projection + positional_conv)),
+        ),
+        stack(StackRole::Encoder, Modality::Audio { frames: 499 }, layers, hidden, heads, inter).component(),
+    ]
+}
+
+/// A dense extra with its parameters and forward FLOPs per item.
+#[must_use]
+pub fn dense(name: &str, parameters: u64, flops_per_item: u64) -> Component {
+    Component::Dense { name: String::from(name), parameters, flops_per_item }
+}
+
+/// A convolutional network from its published parameters and multiply-accumulates per image and its
+/// feature-map sizes.
+#[must_use]
+pub fn conv(parameters: u64, macs: u64, peak_activations: u64, total_activations: u64, image_size: u32) -> Component {
+    Component::Conv(ConvNet {
+        parameters,
+        flops_per_item: 2 * macs,
+        peak_activation_elements: peak_activations,
+        total_activation_elements: total_activations,
+        image_size,
+    })
+}

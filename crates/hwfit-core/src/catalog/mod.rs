@@ -1,0 +1,234 @@
+//! The model catalog: well-known models with their architecture numbers, resolved by the names
+//! people use (with or without the organisation, any case, any separators).
+
+pub(crate) mod build;
+mod entries;
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use crate::spec::{Component, ModelSpec};
+use crate::text::{edit_distance, normalize_key};
+use crate::{name_estimate, CoreError, Subfamily};
+
+/// Where a `ModelSpec` came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum SpecSource {
+    /// The built-in catalog; `reference` names the published source of the numbers.
+    Catalog {
+        /// The published source.
+        reference: String,
+    },
+    /// A Hugging Face `config.json` given by the user.
+    HfConfig,
+    /// Estimated from the model's name alone; `basis` says what was read from it.
+    NameEstimate {
+        /// What the estimate rests on, e.g. "'7b' in the name: 7 B parameters".
+        basis: String,
+    },
+}
+
+impl SpecSource {
+    /// Whether the numbers are an estimate rather than published architecture facts.
+    #[must_use]
+    pub fn is_estimate(&self) -> bool {
+        matches!(self, Self::NameEstimate { .. })
+    }
+}
+
+/// A model spec together with where it came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResolvedModel {
+    /// The architecture facts.
+    pub spec: ModelSpec,
+    /// Their origin.
+    pub source: SpecSource,
+}
+
+/// One catalog entry.
+#[derive(Debug, Clone)]
+pub struct CatalogEntry {
+    spec: ModelSpec,
+    aliases: &'static [&'static str],
+    reference: &'static str,
+    keys: Vec<String>,
+}
+
+impl CatalogEntry {
+    fn new(id: &str, subfamily: Subfamily, max_positions: u32, components: Vec<Component>, reference: &'static str) -> Self {
+        let spec = ModelSpec {
+            name: String::from(id),
+            family: subfamily.family(),
+            subfamily,
+            components,
+            max_positions,
+        };
+        let mut entry = Self { spec, aliases: &[], reference, keys: Vec::new() };
+        entry.rebuild_keys();
+        entry
+    }
+
+    fn aliases(mut self, aliases: &'static [&'static str]) -> Self {
+        self.aliases = aliases;
+        self.rebuild_keys();
+        self
+    }
+
+    fn rebuild_keys(&mut self) {
+        let id = self.spec.name.as_str();
+        let short = id.rsplit('/').next().unwrap_or(id);
+        let mut keys: Vec<String> = Vec::new();
+        for key in [id, short].iter().chain(self.aliases).map(|k| normalize_key(k)) {
+            if !keys.contains(&key) {
+                keys.push(key);
+            }
+        }
+        self.keys = keys;
+    }
+
+    /// The model's architecture facts.
+    #[must_use]
+    pub fn spec(&self) -> &ModelSpec {
+        &self.spec
+    }
+
+    /// Other names it resolves from.
+    #[must_use]
+    pub fn alias_names(&self) -> &'static [&'static str] {
+        self.aliases
+    }
+
+    /// The published source of the numbers.
+    #[must_use]
+    pub fn reference(&self) -> &'static str {
+        self.reference
+    }
+
+    fn resolved(&self) -> ResolvedModel {
+        ResolvedModel {
+            spec: self.spec.clone(),
+            source: SpecSource::Catalog { reference: String::from(self.reference) },
+        }
+    }
+}
+
+/// The built-in model catalog.
+#[derive(Debug, Clone)]
+pub struct Catalog {
+    entries: Vec<CatalogEntry>,
+}
+
+impl Catalog {
+    /// The models hwfit knows out of the box.
+    #[must_use]
+    pub fn builtin() -> Self {
+        Self { entries: entries::all() }
+    }
+
+    /// All entries, in catalog order (grouped by family).
+    #[must_use]
+    pub fn entries(&self) -> &[CatalogEntry] {
+        &self.entries
+    }
+
+    /// Finds a catalog model by name, id, short name or alias, ignoring case and separators.
+    #[must_use]
+    pub fn lookup(&self, name: &str) -> Option<ResolvedModel> {
+        let key = normalize_key(name);
+        if key.is_empty() {
+            return None;
+        }
+        self.entries.iter().find(|e| e.keys.contains(&key)).map(CatalogEntry::resolved)
+    }
+
+    /// Resolves a name: a catalog model, else an estimate read from the name (`-7b`, `-350m`,
+    /// `base`, `large` …), else an [`CoreError::UnknownModel`] listing the closest catalog names.
+    pub fn resolve(&self, name: &str) -> Result<ResolvedModel, CoreError> {
+        if let Some(found) = self.lookup(name) {
+            return Ok(found);
+        }
+        name_estimate::estimate(name).ok_or_else(|| CoreError::UnknownModel {
+            name: String::from(name),
+            suggestions: self.closest(name, 3).join(", "),
+        })
+    }
+
+    /// Up to `n` catalog ids closest to `name` (by edit distance over normalized keys, or containment).
+    #[must_use]
+    pub fn closest(&self, name: &str, n: usize) -> Vec<&str> {
+        let key = normalize_key(name);
+        if key.is_empty() {
+            return Vec::new();
+        }
+        let limit = (key.len() / 3).max(2);
+        let mut scored: Vec<(usize, &str)> = self
+            .entries
+            .iter()
+            .filter_map(|e| {
+                let best = e
+                    .keys
+                    .iter()
+                    .map(|k| if k.contains(&key) || key.contains(k.as_str()) { 1 } else { edit_distance(&key, k) })
+                    .min()?;
+                (best <= limit).then_some((best, e.spec.name.as_str()))
+            })
+            .collect();
+        scored.sort_by_key(|&(d, name)| (d, name.len()));
+        scored.into_iter().take(n).map(|(_, name)| name).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+    use crate::Family;
+
+    #[test]
+    fn catalog_has_at_least_sixty_models_across_all_five_families() {
+        let catalog = Catalog::builtin();
+        assert!(catalog.entries().len() >= 60, "{}", catalog.entries().len());
+        for family in Family::ALL {
+            let n = catalog.entries().iter().filter(|e| e.spec().family == *family).count();
+            assert!(n >= 5, "{family}: {n}");
+        }
+    }
+
+    #[test]
+    fn names_resolve_with_and_without_org_in_any_case() {
+        let catalog = Catalog::builtin();
+        for name in ["bert-base-uncased", "google-bert/bert-base-uncased", "BERT-BASE-UNCASED", "bert_base_uncased"] {
+            assert_eq!(catalog.lookup(name).unwrap().spec.name, "google-bert/bert-base-uncased", "{name}");
+        }
+        assert_eq!(catalog.lookup("Llama 3 8B").unwrap().spec.name, "meta-llama/Meta-Llama-3-8B");
+        assert_eq!(catalog.lookup("gpt2").unwrap().spec.name, "openai-community/gpt2");
+    }
+
+    #[test]
+    fn no_two_entries_share_a_key() {
+        let catalog = Catalog::builtin();
+        let mut seen: Vec<(&str, &str)> = Vec::new();
+        for e in catalog.entries() {
+            for k in &e.keys {
+                if let Some((_, other)) = seen.iter().find(|(key, _)| key == k) {
+                    panic!("key '{k}' of {} also belongs to {other}", e.spec.name);
+                }
+                seen.push((k, &e.spec.name));
+            }
+        }
+    }
+
+    #[test]
+    fn unknown_names_list_close_matches() {
+        let err = Catalog::builtin().resolve("bert-bse-uncased").unwrap_err().to_string();
+        assert!(err.contains("did you mean: google-bert/bert-base-uncased"), "{err}");
+    }
+
+    #[test]
+    fn estimable_names_resolve_as_estimates() {
+        let resolved = Catalog::builtin().resolve("acme/wonder-13b-chat").unwrap();
+        assert!(resolved.source.is_estimate());
+    }
+}

@@ -1,0 +1,66 @@
+//! The core's typed errors. Every message names the field or value at fault.
+
+use alloc::string::String;
+
+/// Everything the core can refuse.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum CoreError {
+    /// A named value (hardware type, precision, mode, family …) that hwfit does not know.
+    #[error("unknown {what} '{value}' (expected one of: {expected})")]
+    UnknownValue {
+        /// What kind of value was expected, e.g. "precision".
+        what: &'static str,
+        /// The value given.
+        value: String,
+        /// The accepted values, comma-separated.
+        expected: String,
+    },
+    /// A model name that is neither in the catalog nor estimable from its name.
+    #[error("unknown model '{name}': not in the catalog and no size can be read from the name{}", suggestion_suffix(.suggestions))]
+    UnknownModel {
+        /// The name given.
+        name: String,
+        /// Closest catalog names, comma-separated (may be empty).
+        suggestions: String,
+    },
+    /// A numeric argument outside its valid range.
+    #[error("invalid {field}: {value} ({reason})")]
+    InvalidNumber {
+        /// The field name, e.g. "batch_size".
+        field: &'static str,
+        /// The value given, as text.
+        value: String,
+        /// Why it was refused.
+        reason: &'static str,
+    },
+    /// A Hugging Face config that lacks a field hwfit needs.
+    #[error("model config: {0}")]
+    InvalidConfig(String),
+    /// A custom family definition file that does not describe families.
+    #[error("family definitions: {0}")]
+    InvalidFamilyDefinitions(String),
+    /// A precision that the hardware type cannot run.
+    #[error("{hardware} does not support precision {precision} (supported: {supported})")]
+    UnsupportedPrecision {
+        /// The hardware type.
+        hardware: &'static str,
+        /// The precision asked for.
+        precision: &'static str,
+        /// The precisions it does support, comma-separated.
+        supported: String,
+    },
+    /// Training asked for at a precision that cannot hold trainable weights.
+    #[error("training at {precision} is not supported: quantized weights cannot be trained directly (use fp32, fp16 or bf16)")]
+    UntrainablePrecision {
+        /// The precision asked for.
+        precision: &'static str,
+    },
+}
+
+fn suggestion_suffix(suggestions: &str) -> String {
+    if suggestions.is_empty() {
+        String::new()
+    } else {
+        alloc::format!("; did you mean: {suggestions}?")
+    }
+}

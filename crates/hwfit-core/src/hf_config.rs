@@ -1,0 +1,288 @@
+//! Hugging Face `config.json` ingestion: a `ModelSpec` from the parsed config object. The faces read
+//! and parse the file; the core maps the fields. Covers the BERT family, GPT-2, Llama-style decoders
+//! (Llama, Mistral, Mixtral, Qwen2, Gemma, Phi), T5, BART, ViT/DeiT/DINOv2, Whisper, wav2vec2/HuBERT,
+//! CLIP/SigLIP and LLaVA shapes. Missing fields take the `transformers` defaults of that
+//! `model_type`; a field hwfit cannot do without is an error naming it.
+
+use alloc::boxed::Box;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+use serde::Deserialize;
+
+use crate::catalog::build::{bart, dense, gpt2, llama, stack, t5, vit, wav2vec2, whisper};
+use crate::catalog::{ResolvedModel, SpecSource};
+use crate::spec::{Component, Modality, ModelSpec, StackRole};
+use crate::{Classifier, ClassifyRequest, CoreError, Family};
+
+/// The fields of a `config.json` that cost depends on (any other field is ignored).
+#[allow(missing_docs)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(default)]
+pub struct HfConfig {
+    pub model_type: Option<String>,
+    pub architectures: Vec<String>,
+    pub name_or_path: Option<String>,
+    #[serde(rename = "_name_or_path")]
+    pub underscore_name_or_path: Option<String>,
+    // BERT / Llama style
+    pub num_hidden_layers: Option<u32>,
+    pub hidden_size: Option<u32>,
+    pub num_attention_heads: Option<u32>,
+    pub num_key_value_heads: Option<u32>,
+    pub head_dim: Option<u32>,
+    pub intermediate_size: Option<u32>,
+    pub vocab_size: Option<u32>,
+    pub max_position_embeddings: Option<u32>,
+    pub tie_word_embeddings: Option<bool>,
+    pub num_local_experts: Option<u32>,
+    pub num_experts_per_tok: Option<u32>,
+    pub hidden_act: Option<String>,
+    // GPT-2 style
+    pub n_layer: Option<u32>,
+    pub n_embd: Option<u32>,
+    pub n_head: Option<u32>,
+    pub n_inner: Option<u32>,
+    pub n_positions: Option<u32>,
+    // DistilBERT style
+    pub n_layers: Option<u32>,
+    pub dim: Option<u32>,
+    pub n_heads: Option<u32>,
+    pub hidden_dim: Option<u32>,
+    // T5 / BART / Whisper style
+    pub d_model: Option<u32>,
+    pub d_ff: Option<u32>,
+    pub d_kv: Option<u32>,
+    pub num_heads: Option<u32>,
+    pub num_layers: Option<u32>,
+    pub num_decoder_layers: Option<u32>,
+    pub feed_forward_proj: Option<String>,
+    pub encoder_layers: Option<u32>,
+    pub decoder_layers: Option<u32>,
+    pub encoder_attention_heads: Option<u32>,
+    pub encoder_ffn_dim: Option<u32>,
+    pub num_mel_bins: Option<u32>,
+    pub max_target_positions: Option<u32>,
+    // vision
+    pub image_size: Option<u32>,
+    pub patch_size: Option<u32>,
+    // composite models
+    pub text_config: Option<Box<HfConfig>>,
+    pub vision_config: Option<Box<HfConfig>>,
+}
+
+fn need(value: Option<u32>, field: &str, model_type: &str) -> Result<u32, CoreError> {
+    match value {
+        Some(0) => Err(CoreError::InvalidConfig(format!("'{field}' is 0 for model_type '{model_type}'"))),
+        Some(v) => Ok(v),
+        None => Err(CoreError::InvalidConfig(format!("'{field}' is missing (needed for model_type '{model_type}')"))),
+    }
+}
+
+impl HfConfig {
+    fn kind(&self) -> String {
+        self.model_type.clone().unwrap_or_default().to_ascii_lowercase().replace('-', "_")
+    }
+
+    /// The name the config calls its model, if it says.
+    #[must_use]
+    pub fn declared_name(&self) -> Option<&str> {
+        self.underscore_name_or_path.as_deref().or(self.name_or_path.as_deref()).filter(|n| !n.is_empty())
+    }
+
+    fn bert_like(&self, kind: &str) -> Result<Vec<Component>, CoreError> {
+        let layers = need(self.num_hidden_layers.or(self.n_layers), "num_hidden_layers", kind)?;
+        let hidden = need(self.hidden_size.or(self.dim), "hidden_size", kind)?;
+        let heads = need(self.num_attention_heads.or(self.n_heads), "num_attention_heads", kind)?;
+        let inter = self.intermediate_size.or(self.hidden_dim).unwrap_or(4 * hidden);
+        let vocab = need(self.vocab_size, "vocab_size", kind)?;
+        let positions = if kind.starts_with("deberta") { 0 } else { self.max_position_embeddings.unwrap_or(512) };
+        Ok(vec![stack(StackRole::Encoder, Modality::Text, layers, hidden, heads, inter).vocab(vocab, true).positions(positions).component()])
+    }
+
+    fn decoder(&self, kind: &str) -> Result<Vec<Component>, CoreError> {
+        let layers = need(self.num_hidden_layers, "num_hidden_layers", kind)?;
+        let hidden = need(self.hidden_size, "hidden_size", kind)?;
+        let heads = need(self.num_attention_heads, "num_attention_heads", kind)?;
+        let inter = need(self.intermediate_size, "intermediate_size", kind)?;
+        let vocab = need(self.vocab_size, "vocab_size", kind)?;
+        let kv = self.num_key_value_heads.unwrap_or(heads);
+        // Gemma ties embeddings by default; Llama/Mistral/Qwen2 do not.
+        let tied = self.tie_word_embeddings.unwrap_or(kind.starts_with("gemma"));
+        let mut s = if kind == "phi" {
+            stack(StackRole::Decoder, Modality::Text, layers, hidden, heads, inter).kv(kv).vocab(vocab, tied)
+        } else {
+            llama(layers, hidden, heads, kv, inter, vocab, tied)
+        };
+        if let Some(hd) = self.head_dim {
+            s = s.head_dim(hd);
+        }
+        if let (Some(e), Some(k)) = (self.num_local_experts, self.num_experts_per_tok) {
+            s = s.experts(e, k);
+        }
+        Ok(vec![s.component()])
+    }
+
+    fn components(&self) -> Result<(Vec<Component>, u32), CoreError> {
+        let kind = self.kind();
+        let k = kind.as_str();
+        let max_pos = self.max_position_embeddings.or(self.n_positions).unwrap_or(0);
+        Ok(match k {
+            "bert" | "roberta" | "xlm_roberta" | "distilbert" | "electra" | "mpnet" | "camembert" | "deberta" | "deberta_v2" | "xlm" | "layoutlm" => {
+                (self.bert_like(k)?, max_pos.max(512))
+            }
+            "gpt2" => {
+                let layers = need(self.n_layer, "n_layer", k)?;
+                let hidden = need(self.n_embd, "n_embd", k)?;
+                let heads = need(self.n_head, "n_head", k)?;
+                let vocab = need(self.vocab_size, "vocab_size", k)?;
+                let positions = self.n_positions.unwrap_or(1024);
+                let mut parts = gpt2(layers, hidden, heads, vocab, positions);
+                if let (Some(inner), Some(Component::Transformer(t))) = (self.n_inner, parts.first_mut()) {
+                    t.intermediate_size = inner;
+                }
+                (parts, positions)
+            }
+            "llama" | "mistral" | "mixtral" | "qwen2" | "qwen2_moe" | "gemma" | "gemma2" | "gemma3_text" | "phi" | "phi3" | "olmo" | "granite" | "starcoder2" | "stablelm" => {
+                (self.decoder(k)?, max_pos)
+            }
+            "t5" | "mt5" | "umt5" => {
+                let d = need(self.d_model, "d_model", k)?;
+                let ff = need(self.d_ff, "d_ff", k)?;
+                let heads = need(self.num_heads, "num_heads", k)?;
+                let layers = need(self.num_layers, "num_layers", k)?;
+                let vocab = need(self.vocab_size, "vocab_size", k)?;
+                let gated = self.feed_forward_proj.as_deref().is_some_and(|p| p.starts_with("gated"));
+                let mut parts = t5(d, ff, heads, layers, vocab, gated, self.tie_word_embeddings.unwrap_or(true));
+                for part in &mut parts {
+                    if let Component::Transformer(t) = part {
+                        t.head_dim = self.d_kv.unwrap_or(64);
+                        if t.role == StackRole::CrossDecoder {
+                            t.layers = self.num_decoder_layers.unwrap_or(layers);
+                        }
+                    }
+                }
+                (parts, 512)
+            }
+            "bart" | "mbart" | "marian" | "pegasus" => {
+                let d = need(self.d_model, "d_model", k)?;
+                let layers = need(self.encoder_layers, "encoder_layers", k)?;
+                let heads = need(self.encoder_attention_heads, "encoder_attention_heads", k)?;
+                let ffn = need(self.encoder_ffn_dim, "encoder_ffn_dim", k)?;
+                let vocab = need(self.vocab_size, "vocab_size", k)?;
+                let positions = self.max_position_embeddings.unwrap_or(1024);
+                (bart(d, layers, heads, ffn, vocab, positions + 2), positions)
+            }
+            "vit" | "deit" | "dinov2" | "beit" => {
+                let layers = need(self.num_hidden_layers, "num_hidden_layers", k)?;
+                let hidden = need(self.hidden_size, "hidden_size", k)?;
+                let heads = need(self.num_attention_heads, "num_attention_heads", k)?;
+                let inter = self.intermediate_size.unwrap_or(4 * hidden);
+                let image = self.image_size.unwrap_or(224);
+                let patch = need(self.patch_size, "patch_size", k)?;
+                (vec![vit(layers, hidden, heads, inter, image, patch).component()], 0)
+            }
+            "whisper" => {
+                let d = need(self.d_model, "d_model", k)?;
+                let layers = need(self.encoder_layers, "encoder_layers", k)?;
+                let heads = need(self.encoder_attention_heads, "encoder_attention_heads", k)?;
+                let ffn = need(self.encoder_ffn_dim, "encoder_ffn_dim", k)?;
+                let vocab = need(self.vocab_size, "vocab_size", k)?;
+                (whisper(d, layers, heads, ffn, vocab, self.num_mel_bins.unwrap_or(80)), self.max_target_positions.unwrap_or(448))
+            }
+            "wav2vec2" | "hubert" | "wavlm" | "data2vec_audio" => {
+                let layers = need(self.num_hidden_layers, "num_hidden_layers", k)?;
+                let hidden = need(self.hidden_size, "hidden_size", k)?;
+                let heads = need(self.num_attention_heads, "num_attention_heads", k)?;
+                let inter = self.intermediate_size.unwrap_or(4 * hidden);
+                (wav2vec2(layers, hidden, heads, inter), 0)
+            }
+            "clip" | "siglip" => self.dual_encoder(k)?,
+            "llava" => self.llava()?,
+            "" => return Err(CoreError::InvalidConfig(String::from("'model_type' is missing"))),
+            other => {
+                return Err(CoreError::InvalidConfig(format!(
+                    "model_type '{other}' is not supported yet (supported: bert, roberta, xlm-roberta, distilbert, electra, mpnet, deberta-v2, gpt2, llama, mistral, mixtral, qwen2, gemma, gemma2, phi, phi3, t5, mt5, bart, mbart, marian, pegasus, vit, deit, dinov2, beit, whisper, wav2vec2, hubert, wavlm, clip, siglip, llava)"
+                )))
+            }
+        })
+    }
+
+    /// CLIP/SigLIP: a vision tower and a text tower, with `transformers`' defaults for missing fields.
+    fn dual_encoder(&self, kind: &str) -> Result<(Vec<Component>, u32), CoreError> {
+        let clip = kind == "clip";
+        let empty = HfConfig::default();
+        let v = self.vision_config.as_deref().unwrap_or(&empty);
+        let t = self.text_config.as_deref().unwrap_or(&empty);
+        let v_hidden = v.hidden_size.unwrap_or(768);
+        let vision = vit(
+            v.num_hidden_layers.unwrap_or(12),
+            v_hidden,
+            v.num_attention_heads.unwrap_or(12),
+            v.intermediate_size.unwrap_or(3072),
+            v.image_size.unwrap_or(224),
+            v.patch_size.unwrap_or(if clip { 32 } else { 16 }),
+        );
+        let t_hidden = t.hidden_size.unwrap_or(if clip { 512 } else { 768 });
+        let positions = t.max_position_embeddings.unwrap_or(if clip { 77 } else { 64 });
+        let text = stack(
+            StackRole::Encoder,
+            Modality::Text,
+            t.num_hidden_layers.unwrap_or(12),
+            t_hidden,
+            t.num_attention_heads.unwrap_or(if clip { 8 } else { 12 }),
+            t.intermediate_size.unwrap_or(if clip { 2048 } else { 3072 }),
+        )
+        .vocab(t.vocab_size.unwrap_or(if clip { 49408 } else { 32000 }), true)
+        .positions(positions);
+        let projection = u64::from(v_hidden + t_hidden) * u64::from(t_hidden);
+        Ok((vec![vision.component(), text.component(), dense("image/text projections", projection, 2 * projection)], positions))
+    }
+
+    /// LLaVA: a CLIP vision tower, a two-layer projector and a Llama-style language model.
+    fn llava(&self) -> Result<(Vec<Component>, u32), CoreError> {
+        let v = self.vision_config.as_deref().ok_or_else(|| CoreError::InvalidConfig(String::from("'vision_config' is missing (needed for model_type 'llava')")))?;
+        let t = self.text_config.as_deref().ok_or_else(|| CoreError::InvalidConfig(String::from("'text_config' is missing (needed for model_type 'llava')")))?;
+        let v_hidden = v.hidden_size.unwrap_or(1024);
+        let image = v.image_size.unwrap_or(336);
+        let patch = v.patch_size.unwrap_or(14);
+        let vision = vit(v.num_hidden_layers.unwrap_or(24), v_hidden, v.num_attention_heads.unwrap_or(16), v.intermediate_size.unwrap_or(4096), image, patch);
+        // LlamaConfig defaults where LLaVA's text_config leaves fields out.
+        let hidden = t.hidden_size.unwrap_or(4096);
+        let heads = t.num_attention_heads.unwrap_or(32);
+        let lm = llama(
+            t.num_hidden_layers.unwrap_or(32),
+            hidden,
+            heads,
+            t.num_key_value_heads.unwrap_or(heads),
+            t.intermediate_size.unwrap_or(11008),
+            t.vocab_size.or(self.vocab_size).unwrap_or(32000),
+            t.tie_word_embeddings.unwrap_or(false),
+        );
+        let h = u64::from(hidden);
+        let proj = u64::from(v_hidden) * h + h * h;
+        let tokens = u64::from((image / patch).pow(2) + 1);
+        let positions = t.max_position_embeddings.unwrap_or(4096);
+        Ok((vec![vision.component(), dense("multimodal projector", proj, 2 * tokens * proj), lm.component()], positions))
+    }
+
+    /// Builds the spec. The family and subfamily come from the classifier, fed the architecture class
+    /// and model type; `name` overrides the config's own `_name_or_path`.
+    pub fn to_model(&self, name: Option<&str>) -> Result<ResolvedModel, CoreError> {
+        let (components, max_positions) = self.components()?;
+        let name = String::from(name.or(self.declared_name()).unwrap_or("custom-model"));
+        let kind = self.kind();
+        let classification = Classifier::builtin().classify(&ClassifyRequest {
+            model_name: format!("{name} {kind}"),
+            model_class: self.architectures.first().cloned(),
+            ..ClassifyRequest::default()
+        });
+        let family = classification.builtin_family().unwrap_or(Family::TextGeneration);
+        let subfamily = classification.builtin_subfamily().filter(|s| s.family() == family).unwrap_or(family.default_subfamily());
+        Ok(ResolvedModel { spec: ModelSpec { name, family, subfamily, components, max_positions }, source: SpecSource::HfConfig })
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,54 @@
+//! # hwfit-core
+//!
+//! The pure, `no_std` + `alloc` heart of hwfit: it knows models (catalog, Hugging Face `config.json`
+//! ingestion, name-based estimates), classifies them into families, estimates the resources they need
+//! on a hardware type at a precision, and states which hardware supports which families and
+//! precisions. It does no I/O, reads no clock and holds no global state; the faces (CLI, wasm, server)
+//! probe, read files and present.
+//!
+//! ```
+//! use hwfit_core::{Catalog, Classifier, ClassifyRequest};
+//!
+//! let catalog = Catalog::builtin();
+//! let bert = catalog.resolve("bert-base-uncased").unwrap();
+//! assert_eq!(bert.spec.parameters() / 1_000_000, 108); // 110 M published, norms and biases aside
+//!
+//! let classifier = Classifier::builtin();
+//! let result = classifier.classify(&ClassifyRequest::named("gpt2"));
+//! assert_eq!(result.family.as_deref(), Some("text_generation"));
+//! ```
+#![no_std]
+#![warn(missing_docs)]
+
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+#[macro_use]
+mod macros;
+
+pub mod catalog;
+pub mod classifier;
+pub mod compat;
+pub mod error;
+pub mod family;
+pub mod hardware;
+pub mod hf_config;
+pub mod mode;
+pub mod name_estimate;
+pub mod precision;
+pub mod resources;
+pub mod spec;
+mod text;
+
+pub use catalog::{Catalog, ResolvedModel, SpecSource};
+pub use classifier::{Analysis, Classification, Classifier, ClassifyRequest, FamilyDefinition};
+pub use compat::{compatibility, CompatibilityEntry, CompatibilityMatrix, SupportLevel};
+pub use error::CoreError;
+pub use family::{Family, Subfamily};
+pub use hardware::HardwareType;
+pub use hf_config::HfConfig;
+pub use mode::{Mode, Workload};
+pub use precision::Precision;
+pub use resources::{estimate_resources, MemoryBreakdown, ResourceRequest, ResourceRequirements};
+pub use spec::{Component, ConvNet, Modality, ModelSpec, TransformerStack};

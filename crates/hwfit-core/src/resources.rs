@@ -1,0 +1,303 @@
+//! Resource requirements (the integration guide's `resource_requirements`): memory, CPU cores, disk
+//! space and batch size for a model × hardware type × precision × mode, from stated arithmetic with
+//! every memory term reported.
+//!
+//! Memory terms (MB are MiB, 2²⁰ bytes):
+//! - weights: parameters × bits per weight / 8 (training: at the training precision);
+//! - KV cache (generative inference): batch × sequence × 2 · layers · kv_heads · head_dim × value bytes;
+//! - activations: inference keeps one layer's working set per stack plus the last token's fp32
+//!   logits; training keeps every layer's activations (Korthikanti et al. 2022) and fp32 logits for
+//!   every position; convolutional nets use their feature-map sizes;
+//! - gradients (training): one value per parameter at the training precision;
+//! - optimizer state (training, Adam): two fp32 moments per parameter, plus an fp32 master copy
+//!   under fp16/bf16 mixed precision (16 bytes per parameter in total, as in the ZeRO paper);
+//! - runtime overhead: the hardware type's allowance (see [`HardwareType::runtime_overhead_mb`]).
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use crate::spec::{ModelSpec, StackRole};
+use crate::{compat, CoreError, HardwareType, Mode, Precision};
+
+const MIB: f64 = 1_048_576.0;
+/// Largest batch accepted: beyond this an estimate is meaningless.
+pub const MAX_BATCH_SIZE: u32 = 65_536;
+/// Longest sequence accepted.
+pub const MAX_SEQ_LENGTH: u32 = 1_048_576;
+/// Sustained fp32 GFLOP/s assumed per CPU core for the core count: half of an AVX2 core's peak
+/// (2 FMA units × 8 lanes × 2 FLOPs × 3 GHz = 96 GFLOP/s).
+pub const CPU_CORE_GFLOPS: f64 = 48.0;
+/// Headroom of the recommended memory over the minimum, for allocator fragmentation and framework
+/// workspaces (an assumption, not a measurement).
+pub const RECOMMENDED_HEADROOM: f64 = 1.2;
+
+/// What to estimate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResourceRequest {
+    /// Where it runs.
+    pub hardware: HardwareType,
+    /// Weight precision.
+    pub precision: Precision,
+    /// Inference or training.
+    pub mode: Mode,
+    /// Items (sequences, images, clips) per step.
+    pub batch_size: u32,
+    /// Tokens per text sequence (prompt + generated for generative inference).
+    pub seq_length: u32,
+}
+
+impl ResourceRequest {
+    /// Checks the request against the model: positive, bounded sizes; a sequence the model accepts;
+    /// a precision the hardware supports and, for training, one that can be trained.
+    pub fn validate(&self, spec: &ModelSpec) -> Result<(), CoreError> {
+        check_range("batch_size", self.batch_size, MAX_BATCH_SIZE)?;
+        check_range("seq_length", self.seq_length, MAX_SEQ_LENGTH)?;
+        let reads_text = spec.stacks().any(|s| s.input == crate::Modality::Text);
+        if reads_text && spec.max_positions > 0 && self.seq_length > spec.max_positions {
+            return Err(CoreError::InvalidNumber {
+                field: "seq_length",
+                value: format!("{}", self.seq_length),
+                reason: "longer than the model's maximum positions (see `hwfit models`)",
+            });
+        }
+        compat::check_precision(self.hardware, self.precision)?;
+        if self.mode == Mode::Training && !self.precision.is_trainable() {
+            return Err(CoreError::UntrainablePrecision { precision: self.precision.as_str() });
+        }
+        Ok(())
+    }
+}
+
+fn check_range(field: &'static str, value: u32, max: u32) -> Result<(), CoreError> {
+    if value == 0 {
+        return Err(CoreError::InvalidNumber { field, value: format!("{value}"), reason: "must be at least 1" });
+    }
+    if value > max {
+        return Err(CoreError::InvalidNumber { field, value: format!("{value}"), reason: "absurdly large" });
+    }
+    Ok(())
+}
+
+/// Memory terms, in MB.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct MemoryBreakdown {
+    /// Model weights.
+    pub weights_mb: f64,
+    /// Activations.
+    pub activations_mb: f64,
+    /// KV cache.
+    pub kv_cache_mb: f64,
+    /// Gradients.
+    pub gradients_mb: f64,
+    /// Optimizer state (and fp32 master weights).
+    pub optimizer_state_mb: f64,
+    /// Runtime allowance.
+    pub runtime_overhead_mb: f64,
+}
+
+impl MemoryBreakdown {
+    /// Sum of the terms.
+    #[must_use]
+    pub fn total_mb(&self) -> f64 {
+        self.weights_mb + self.activations_mb + self.kv_cache_mb + self.gradients_mb + self.optimizer_state_mb + self.runtime_overhead_mb
+    }
+}
+
+/// The estimate (the seeds' `resource_requirements`, plus the request echoed and the breakdown).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResourceRequirements {
+    /// The model.
+    pub model_name: String,
+    /// Parameters of the model.
+    pub parameters: u64,
+    /// Hardware type.
+    pub hardware: HardwareType,
+    /// Precision.
+    pub precision: Precision,
+    /// Mode.
+    pub mode: Mode,
+    /// Tokens per sequence assumed.
+    pub seq_length: u32,
+    /// Memory to run the request at all (sum of the breakdown), MB.
+    pub min_memory_mb: u64,
+    /// Memory with headroom, MB.
+    pub recommended_memory_mb: u64,
+    /// CPU cores.
+    pub cpu_cores: u32,
+    /// Disk space for the weights (training: a full checkpoint), MB.
+    pub disk_space_mb: u64,
+    /// Batch size the estimate is for.
+    pub batch_size: u32,
+    /// Memory terms.
+    pub breakdown: MemoryBreakdown,
+    /// How the numbers were obtained.
+    pub source: String,
+    /// The formulas and assumptions behind them.
+    pub notes: Vec<String>,
+}
+
+fn activation_bytes(spec: &ModelSpec, req: &ResourceRequest) -> f64 {
+    let act = req.precision.activation_bytes();
+    let batch = u64::from(req.batch_size);
+    let training = req.mode == Mode::Training;
+    let mut total: u64 = 0;
+    for stack in spec.stacks() {
+        let tokens = stack.tokens_per_item(req.seq_length);
+        total += if training {
+            u64::from(stack.layers) * batch * tokens * stack.training_activation_bytes_per_token_per_layer(act)
+        } else {
+            batch * tokens * stack.inference_activation_bytes_per_token(act)
+        };
+        if stack.generates() {
+            // fp32 logits: every position for the training loss, the last token when generating.
+            let positions = if training { tokens } else { 1 };
+            total += batch * positions * u64::from(stack.vocab_size) * 4;
+        }
+    }
+    for conv in spec.conv_nets() {
+        total += if training { batch * conv.total_activation_elements * act } else { batch * 2 * conv.peak_activation_elements * act };
+    }
+    total as f64
+}
+
+fn cpu_cores(spec: &ModelSpec, req: &ResourceRequest) -> u32 {
+    let runs_on_host_cpu = matches!(req.hardware, HardwareType::Cpu | HardwareType::Openvino | HardwareType::Wasm);
+    if !runs_on_host_cpu {
+        // Host cores feeding an accelerator: tokenization/decoding and data-loading workers.
+        return if req.mode == Mode::Training { 4 } else { 2 };
+    }
+    let passes = if req.mode == Mode::Training { 3.0 } else { 1.0 }; // backward ≈ 2 × forward
+    let gflop = spec.flops_per_item(req.seq_length) as f64 * f64::from(req.batch_size) * passes / 1e9;
+    libm::ceil(gflop / CPU_CORE_GFLOPS).clamp(1.0, 64.0) as u32
+}
+
+/// Estimates what `spec` needs for `req`.
+pub fn estimate_resources(spec: &ModelSpec, req: &ResourceRequest) -> Result<ResourceRequirements, CoreError> {
+    req.validate(spec)?;
+    let params = spec.parameters();
+    let training = req.mode == Mode::Training;
+    let act_bytes = req.precision.activation_bytes();
+    let weights = req.precision.weight_bytes(params);
+    let (gradients, optimizer) = if training {
+        let master = if req.precision == Precision::Fp32 { 0.0 } else { 4.0 };
+        (weights, params as f64 * (8.0 + master))
+    } else {
+        (0.0, 0.0)
+    };
+    let kv_cache = if training {
+        0.0
+    } else {
+        (u64::from(req.batch_size) * u64::from(req.seq_length) * spec.kv_cache_bytes_per_token(act_bytes)) as f64
+    };
+    let breakdown = MemoryBreakdown {
+        weights_mb: round2(weights / MIB),
+        activations_mb: round2(activation_bytes(spec, req) / MIB),
+        kv_cache_mb: round2(kv_cache / MIB),
+        gradients_mb: round2(gradients / MIB),
+        optimizer_state_mb: round2(optimizer / MIB),
+        runtime_overhead_mb: req.hardware.runtime_overhead_mb() as f64,
+    };
+    let min = breakdown.total_mb();
+    let disk = if training { params as f64 * 12.0 } else { weights };
+    let mut notes = Vec::from([
+        format!("weights: {params} parameters × {} bits / 8", req.precision.bits_per_weight()),
+        format!("runtime overhead: {} MB allowance for {} (assumed)", req.hardware.runtime_overhead_mb(), req.hardware),
+        format!("recommended = minimum × {RECOMMENDED_HEADROOM} headroom (assumed)"),
+    ]);
+    if training {
+        notes.push(String::from("training: gradients at the training precision; Adam moments in fp32 (+ fp32 master weights under mixed precision); activations per Korthikanti et al. 2022 with memory-efficient attention"));
+        notes.push(String::from("disk: one checkpoint of fp32 weights and Adam moments (12 bytes per parameter)"));
+    } else if spec.is_generative() {
+        notes.push(format!("KV cache: {} tokens × batch {} × {} bytes per token", req.seq_length, req.batch_size, spec.kv_cache_bytes_per_token(act_bytes)));
+    }
+    if spec.stacks().any(|s| s.role != StackRole::Encoder && s.input != crate::Modality::Text) {
+        notes.push(String::from("a decoder over non-text frames is costed at its fixed frame count"));
+    }
+    Ok(ResourceRequirements {
+        model_name: spec.name.clone(),
+        parameters: params,
+        hardware: req.hardware,
+        precision: req.precision,
+        mode: req.mode,
+        seq_length: req.seq_length,
+        min_memory_mb: libm::ceil(min) as u64,
+        recommended_memory_mb: libm::ceil(min * RECOMMENDED_HEADROOM) as u64,
+        cpu_cores: cpu_cores(spec, req),
+        disk_space_mb: libm::ceil(disk / MIB) as u64,
+        batch_size: req.batch_size,
+        breakdown,
+        source: String::from("formula"),
+        notes,
+    })
+}
+
+fn round2(x: f64) -> f64 {
+    libm::round(x * 100.0) / 100.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+    use crate::Catalog;
+
+    fn req(hardware: HardwareType, precision: Precision, mode: Mode, batch_size: u32, seq_length: u32) -> ResourceRequest {
+        ResourceRequest { hardware, precision, mode, batch_size, seq_length }
+    }
+
+    fn spec(name: &str) -> ModelSpec {
+        Catalog::builtin().resolve(name).unwrap().spec
+    }
+
+    #[test]
+    fn llama_3_8b_fp16_inference_by_hand() {
+        // weights: 8,030,261,248 params × 2 B = 15,316.2 MiB (the familiar "16 GB")
+        // KV cache: 4096 tokens × 131,072 B = 512 MiB
+        let r = estimate_resources(&spec("Meta-Llama-3-8B"), &req(HardwareType::Cuda, Precision::Fp16, Mode::Inference, 1, 4096)).unwrap();
+        assert!((r.breakdown.weights_mb - 15_316.2).abs() < 1.0, "{}", r.breakdown.weights_mb);
+        assert!((r.breakdown.kv_cache_mb - 512.0).abs() < 0.01);
+        assert!(r.breakdown.runtime_overhead_mb > 0.0);
+        assert_eq!(r.min_memory_mb, libm::ceil(r.breakdown.total_mb()) as u64);
+        assert!(r.recommended_memory_mb > r.min_memory_mb);
+    }
+
+    #[test]
+    fn training_costs_sixteen_bytes_per_parameter_before_activations() {
+        let s = spec("bert-base-uncased");
+        let p = s.parameters() as f64;
+        let r = estimate_resources(&s, &req(HardwareType::Cuda, Precision::Bf16, Mode::Training, 8, 128)).unwrap();
+        let states = (r.breakdown.weights_mb + r.breakdown.gradients_mb + r.breakdown.optimizer_state_mb) * MIB;
+        assert!((states / p - 16.0).abs() < 0.01, "{}", states / p);
+        assert!(r.breakdown.activations_mb > 0.0);
+        assert!(r.breakdown.kv_cache_mb.abs() < f64::EPSILON);
+    }
+
+    #[test]
+    fn memory_grows_with_batch_and_sequence() {
+        let s = spec("gpt2");
+        let small = estimate_resources(&s, &req(HardwareType::Cpu, Precision::Fp32, Mode::Inference, 1, 128)).unwrap();
+        let big = estimate_resources(&s, &req(HardwareType::Cpu, Precision::Fp32, Mode::Inference, 8, 1024)).unwrap();
+        assert!(big.min_memory_mb > small.min_memory_mb);
+        assert!(big.cpu_cores >= small.cpu_cores);
+    }
+
+    #[test]
+    fn bad_requests_are_refused_with_the_field_named() {
+        let s = spec("bert-base-uncased");
+        let e = |r: ResourceRequest| estimate_resources(&s, &r).unwrap_err().to_string();
+        assert!(e(req(HardwareType::Cpu, Precision::Fp32, Mode::Inference, 0, 128)).contains("batch_size"));
+        assert!(e(req(HardwareType::Cpu, Precision::Fp32, Mode::Inference, 1, 4096)).contains("seq_length: 4096 (longer than the model's maximum"));
+        assert!(e(req(HardwareType::Cpu, Precision::Fp32, Mode::Inference, 1_000_000, 128)).contains("absurdly large"));
+        assert!(e(req(HardwareType::Cpu, Precision::Fp8, Mode::Inference, 1, 128)).contains("cpu does not support precision fp8"));
+        assert!(e(req(HardwareType::Cuda, Precision::Q4KM, Mode::Training, 1, 128)).contains("training at q4_k_m"));
+    }
+
+    #[test]
+    fn cnn_activations_come_from_feature_maps() {
+        let r = estimate_resources(&spec("resnet-50"), &req(HardwareType::Cuda, Precision::Fp16, Mode::Training, 32, 1)).unwrap();
+        // 32 × 11,314,688 × 2 B = 690.6 MiB
+        assert!((r.breakdown.activations_mb - 690.6).abs() < 0.1, "{}", r.breakdown.activations_mb);
+    }
+}

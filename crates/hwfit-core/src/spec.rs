@@ -1,0 +1,406 @@
+//! `ModelSpec`: the architecture facts that cost depends on, and the costs derived from them.
+//!
+//! A model is a list of components: transformer stacks (encoders, decoders, cross-attending
+//! decoders, each fed by text tokens, image patches or audio frames), convolutional networks with
+//! their published cost figures, and dense extras (projectors, audio feature encoders). Parameter
+//! counts are computed from the dimensions, so a spec read from a `config.json` and one from the
+//! catalog agree by construction.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use crate::{Family, Subfamily};
+
+/// What feeds a transformer stack, which fixes its token count per item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Modality {
+    /// Text tokens: the request's sequence length.
+    Text,
+    /// Square images cut into square patches, plus one class token.
+    Image {
+        /// Input side in pixels.
+        image_size: u32,
+        /// Patch side in pixels.
+        patch_size: u32,
+    },
+    /// Audio feature frames (e.g. Whisper's 1500 encoder positions for 30 s).
+    Audio {
+        /// Frames per item.
+        frames: u32,
+    },
+}
+
+/// The attention pattern of a stack.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StackRole {
+    /// Bidirectional self-attention (BERT, ViT, encoder halves).
+    Encoder,
+    /// Causal self-attention with a KV cache (GPT, Llama).
+    Decoder,
+    /// Causal self-attention plus cross-attention to an encoder (T5, BART, Whisper decoders).
+    CrossDecoder,
+}
+
+/// A stack of identical transformer layers with its embeddings.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TransformerStack {
+    /// Attention pattern.
+    pub role: StackRole,
+    /// What feeds it.
+    pub input: Modality,
+    /// Number of layers.
+    pub layers: u32,
+    /// Model (residual) width.
+    pub hidden_size: u32,
+    /// Query heads.
+    pub attention_heads: u32,
+    /// Key/value heads (fewer than query heads under grouped-query attention).
+    pub kv_heads: u32,
+    /// Width of one head.
+    pub head_dim: u32,
+    /// Feed-forward inner width (per expert).
+    pub intermediate_size: u32,
+    /// Gated feed-forward (SwiGLU/GeGLU: three matrices instead of two).
+    pub gated_ffn: bool,
+    /// Feed-forward experts per layer (1 for dense models).
+    pub experts: u32,
+    /// Experts each token is routed to.
+    pub active_experts: u32,
+    /// Token-embedding rows owned by this stack (0 when shared with another stack or absent).
+    pub vocab_size: u32,
+    /// Whether the output projection reuses the input embedding (only matters for generating stacks).
+    pub tied_embeddings: bool,
+    /// Learned absolute position embeddings (0 for rotary/relative positions).
+    pub learned_positions: u32,
+}
+
+/// A convolutional network described by its published figures.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ConvNet {
+    /// Parameters (published).
+    pub parameters: u64,
+    /// Forward FLOPs per image (2 × published multiply-accumulates).
+    pub flops_per_item: u64,
+    /// Elements of the largest feature map live at once in a forward pass.
+    pub peak_activation_elements: u64,
+    /// Elements of all convolution/pooling outputs (kept for the backward pass in training).
+    pub total_activation_elements: u64,
+    /// Input side in pixels the figures refer to.
+    pub image_size: u32,
+}
+
+/// One part of a model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Component {
+    /// A transformer stack.
+    Transformer(TransformerStack),
+    /// A convolutional network.
+    Conv(ConvNet),
+    /// A dense extra (multimodal projector, audio feature encoder) with its parameter count and
+    /// forward FLOPs per item.
+    Dense {
+        /// What it is.
+        name: String,
+        /// Parameters.
+        parameters: u64,
+        /// Forward FLOPs per item.
+        flops_per_item: u64,
+    },
+}
+
+/// The architecture facts of one model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelSpec {
+    /// Canonical name (the Hugging Face id where there is one).
+    pub name: String,
+    /// Family.
+    pub family: Family,
+    /// Subfamily.
+    pub subfamily: Subfamily,
+    /// The model's parts.
+    pub components: Vec<Component>,
+    /// Longest text sequence the model accepts (its `max_position_embeddings` or equivalent).
+    pub max_positions: u32,
+}
+
+impl TransformerStack {
+    fn attention_width(&self) -> u64 {
+        u64::from(self.attention_heads) * u64::from(self.head_dim)
+    }
+
+    /// Parameters of one layer's attention blocks (Q, K, V, O; twice for cross-attending decoders).
+    #[must_use]
+    pub fn attention_parameters_per_layer(&self) -> u64 {
+        let h = u64::from(self.hidden_size);
+        let kv = u64::from(self.kv_heads) * u64::from(self.head_dim);
+        let one = 2 * h * self.attention_width() + 2 * h * kv;
+        if self.role == StackRole::CrossDecoder {
+            2 * one
+        } else {
+            one
+        }
+    }
+
+    fn ffn_matrices(&self) -> u64 {
+        if self.gated_ffn {
+            3
+        } else {
+            2
+        }
+    }
+
+    /// Feed-forward parameters of one expert in one layer.
+    #[must_use]
+    pub fn ffn_parameters_per_expert(&self) -> u64 {
+        self.ffn_matrices() * u64::from(self.hidden_size) * u64::from(self.intermediate_size)
+    }
+
+    /// Embedding, position, patch and output-projection parameters.
+    #[must_use]
+    pub fn embedding_parameters(&self) -> u64 {
+        let h = u64::from(self.hidden_size);
+        let vocab = u64::from(self.vocab_size) * h;
+        let output = if self.generates() && !self.tied_embeddings { vocab } else { 0 };
+        let patches = match self.input {
+            Modality::Image { patch_size, .. } => 3 * u64::from(patch_size).pow(2) * h,
+            _ => 0,
+        };
+        vocab + output + u64::from(self.learned_positions) * h + patches
+    }
+
+    /// All parameters (norms and biases, under 0.5 % for every catalog model, are left out).
+    #[must_use]
+    pub fn parameters(&self) -> u64 {
+        let router = if self.experts > 1 {
+            u64::from(self.hidden_size) * u64::from(self.experts)
+        } else {
+            0
+        };
+        let per_layer = self.attention_parameters_per_layer()
+            + u64::from(self.experts) * self.ffn_parameters_per_expert()
+            + router;
+        u64::from(self.layers) * per_layer + self.embedding_parameters()
+    }
+
+    /// Non-embedding parameters a token passes through (MoE: only the routed experts).
+    #[must_use]
+    pub fn active_layer_parameters(&self) -> u64 {
+        let per_layer = self.attention_parameters_per_layer()
+            + u64::from(self.active_experts) * self.ffn_parameters_per_expert();
+        u64::from(self.layers) * per_layer
+    }
+
+    /// Whether the stack produces tokens (has an output projection over the vocabulary).
+    #[must_use]
+    pub fn generates(&self) -> bool {
+        matches!(self.role, StackRole::Decoder | StackRole::CrossDecoder) && self.vocab_size > 0
+    }
+
+    /// Tokens per item: the sequence length for text, patches + class token for images, frames for audio.
+    #[must_use]
+    pub fn tokens_per_item(&self, seq_length: u32) -> u64 {
+        match self.input {
+            Modality::Text => u64::from(seq_length),
+            Modality::Image { image_size, patch_size } => {
+                u64::from(image_size / patch_size.max(1)).pow(2) + 1
+            }
+            Modality::Audio { frames } => u64::from(frames),
+        }
+    }
+
+    /// Forward FLOPs for one token attending to `context` tokens (Kaplan et al. 2020, Table 1:
+    /// 2·N + 2·n_layer·n_ctx·d_attn), plus the 2·d·V output projection for generating stacks.
+    #[must_use]
+    pub fn flops_per_token(&self, context: u64) -> u64 {
+        let attention = 2 * u64::from(self.layers) * context * self.attention_width();
+        let logits = if self.generates() {
+            2 * u64::from(self.hidden_size) * u64::from(self.vocab_size)
+        } else {
+            0
+        };
+        2 * self.active_layer_parameters() + attention + logits
+    }
+
+    /// Key and value bytes cached per token per sequence (decoders only).
+    #[must_use]
+    pub fn kv_cache_bytes_per_token(&self, bytes_per_value: u64) -> u64 {
+        match self.role {
+            StackRole::Encoder => 0,
+            StackRole::Decoder | StackRole::CrossDecoder => {
+                2 * u64::from(self.layers) * u64::from(self.kv_heads) * u64::from(self.head_dim) * bytes_per_value
+            }
+        }
+    }
+
+    /// Activation bytes per token of one layer kept for the backward pass (Korthikanti et al. 2022,
+    /// Eq. 1, with 16-bit activations: 11h attention + 4h norms + 19h MLP, the MLP terms generalized to
+    /// the real inner width `i` as 3h + 4i (+2i when gated), and memory-efficient attention, so no
+    /// s² score term). Scaled by `bytes_per_value / 2` for other activation widths.
+    #[must_use]
+    pub fn training_activation_bytes_per_token_per_layer(&self, bytes_per_value: u64) -> u64 {
+        let h = u64::from(self.hidden_size);
+        let i = u64::from(self.intermediate_size) * u64::from(self.active_experts.max(1));
+        let mlp = 3 * h + 4 * i + if self.gated_ffn { 2 * i } else { 0 };
+        (15 * h + mlp) * bytes_per_value / 2
+    }
+
+    /// Activation bytes per token live at once during inference: the residual stream, Q/K/V, the
+    /// attention output and the feed-forward inner activations of one layer.
+    #[must_use]
+    pub fn inference_activation_bytes_per_token(&self, bytes_per_value: u64) -> u64 {
+        let h = u64::from(self.hidden_size);
+        let i = u64::from(self.intermediate_size) * u64::from(self.active_experts.max(1));
+        (5 * h + self.ffn_matrices().saturating_sub(1) * i) * bytes_per_value
+    }
+}
+
+impl Component {
+    /// Parameters of this component.
+    #[must_use]
+    pub fn parameters(&self) -> u64 {
+        match self {
+            Self::Transformer(t) => t.parameters(),
+            Self::Conv(c) => c.parameters,
+            Self::Dense { parameters, .. } => *parameters,
+        }
+    }
+
+    /// Forward FLOPs for one item (one sequence of `seq_length` tokens, one image, one clip).
+    #[must_use]
+    pub fn flops_per_item(&self, seq_length: u32) -> u64 {
+        match self {
+            Self::Transformer(t) => {
+                let tokens = t.tokens_per_item(seq_length);
+                // Encoders attend to all tokens; causal stacks to half of them on average.
+                let context = match t.role {
+                    StackRole::Encoder => tokens,
+                    _ => tokens.div_ceil(2),
+                };
+                tokens * t.flops_per_token(context)
+            }
+            Self::Conv(c) => c.flops_per_item,
+            Self::Dense { flops_per_item, .. } => *flops_per_item,
+        }
+    }
+}
+
+impl ModelSpec {
+    /// Total parameters.
+    #[must_use]
+    pub fn parameters(&self) -> u64 {
+        self.components.iter().map(Component::parameters).sum()
+    }
+
+    /// Transformer stacks of the model.
+    pub fn stacks(&self) -> impl Iterator<Item = &TransformerStack> {
+        self.components.iter().filter_map(|c| match c {
+            Component::Transformer(t) => Some(t),
+            _ => None,
+        })
+    }
+
+    /// Convolutional parts of the model.
+    pub fn conv_nets(&self) -> impl Iterator<Item = &ConvNet> {
+        self.components.iter().filter_map(|c| match c {
+            Component::Conv(c) => Some(c),
+            _ => None,
+        })
+    }
+
+    /// The stack that generates tokens, if any.
+    #[must_use]
+    pub fn generating_stack(&self) -> Option<&TransformerStack> {
+        self.stacks().find(|t| t.generates())
+    }
+
+    /// Whether the model generates text autoregressively (and so keeps a KV cache).
+    #[must_use]
+    pub fn is_generative(&self) -> bool {
+        self.generating_stack().is_some()
+    }
+
+    /// Forward FLOPs for one item with text stacks at `seq_length` tokens.
+    #[must_use]
+    pub fn flops_per_item(&self, seq_length: u32) -> u64 {
+        self.components.iter().map(|c| c.flops_per_item(seq_length)).sum()
+    }
+
+    /// Forward FLOPs to generate one token with `context` tokens already cached.
+    #[must_use]
+    pub fn flops_per_generated_token(&self, context: u32) -> Option<u64> {
+        self.generating_stack().map(|t| t.flops_per_token(u64::from(context)))
+    }
+
+    /// KV-cache bytes per token per sequence, over all generating stacks.
+    #[must_use]
+    pub fn kv_cache_bytes_per_token(&self, bytes_per_value: u64) -> u64 {
+        self.stacks().map(|t| t.kv_cache_bytes_per_token(bytes_per_value)).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Catalog;
+
+    fn params(name: &str) -> f64 {
+        Catalog::builtin().resolve(name).unwrap().spec.parameters() as f64
+    }
+
+    /// Published parameter counts (model cards / papers) against the counts computed from the
+    /// dimensions. Norms and biases are left out, so the computed count is at most ~1 % lower.
+    #[test]
+    fn computed_parameters_match_published_counts() {
+        let published = [
+            ("bert-base-uncased", 110e6),
+            ("bert-large-uncased", 336e6),
+            ("gpt2", 124e6),
+            ("gpt2-xl", 1.558e9),
+            ("Llama-2-7b-hf", 6.738e9),
+            ("Llama-2-70b-hf", 68.98e9),
+            ("Meta-Llama-3-8B", 8.03e9),
+            ("Llama-3.1-405B", 405.8e9),
+            ("Mistral-7B-v0.1", 7.24e9),
+            ("Mixtral-8x7B-v0.1", 46.7e9),
+            ("gemma-2b", 2.51e9),
+            ("Qwen2.5-7B", 7.62e9),
+            ("t5-small", 60.5e6),
+            ("flan-t5-base", 248e6),
+            ("vit-base-patch16-224", 86.6e6),
+            ("whisper-base", 72.6e6),
+            ("whisper-large-v3", 1.55e9),
+            ("clip-vit-base-patch32", 151e6),
+            ("llava-1.5-7b-hf", 7.06e9),
+            ("resnet-50", 25.6e6),
+        ];
+        for (name, count) in published {
+            let computed = params(name);
+            let ratio = computed / count;
+            assert!((0.97..=1.02).contains(&ratio), "{name}: computed {computed:.4e} vs published {count:.4e}");
+        }
+    }
+
+    #[test]
+    fn llama_2_7b_costs_about_two_flops_per_parameter_per_token() {
+        let spec = Catalog::builtin().resolve("llama-2-7b").unwrap().spec;
+        let flops = spec.flops_per_generated_token(1).unwrap() as f64;
+        // 2 × 6.476e9 layer parameters + 2 × 4096 × 32000 logits = 13.21e9
+        assert!((flops / 13.21e9 - 1.0).abs() < 0.01, "{flops:e}");
+    }
+
+    #[test]
+    fn llama_3_8b_kv_cache_is_128_kib_per_token_at_fp16() {
+        // 2 (K and V) × 32 layers × 8 KV heads × 128 dims × 2 bytes = 131072 bytes
+        let spec = Catalog::builtin().resolve("Meta-Llama-3-8B").unwrap().spec;
+        assert_eq!(spec.kv_cache_bytes_per_token(2), 131_072);
+    }
+
+    #[test]
+    fn vit_base_16_sees_197_tokens() {
+        let spec = Catalog::builtin().resolve("vit-base-patch16-224").unwrap().spec;
+        assert_eq!(spec.stacks().next().unwrap().tokens_per_item(128), 197);
+    }
+}
