@@ -80,7 +80,8 @@ fn cell(family: Family, hardware: HardwareType) -> Cell {
         (H::Webgpu, _) => (Real, Medium, "transformers.js and ONNX Runtime Web run encoders and vision models on WebGPU; small models can be slower than WASM (fixed per-call overhead)", None),
         (H::Webnn, F::Embedding | F::Vision) => (Limited, Medium, "ONNX Runtime Web's WebNN EP runs encoders and CNN/ViT models where the browser exposes WebNN (Chromium behind a flag; DirectML/Core ML back-ends, not Linux)", Some("the seeds mark WebNN real; WebNN ships only behind a flag and has no Linux back-end")),
         (H::Webnn, F::Audio) => (Limited, Low, "Whisper demos run on WebNN through DirectML on Windows; elsewhere createContext fails", None),
-        (H::Webnn, _) => (Limited, Low, "WebNN lacks dynamic shapes and some ops that LLMs/VLMs need; only demo-sized models run", Some("the seeds mark WebNN text generation real; it is limited to demo-sized models")),
+        (H::Webnn, F::TextGeneration) => (Limited, Low, "WebNN lacks dynamic shapes and some ops that LLMs need; only demo-sized models run", Some("the seeds mark WebNN text generation real; it is limited to demo-sized models")),
+        (H::Webnn, F::Multimodal) => (Limited, Low, "WebNN lacks dynamic shapes and some ops that VLMs need; small image-text encoders run where WebNN has a back-end", None),
         (H::Wasm, F::TextGeneration | F::Multimodal) => (Limited, Low, "wllama (llama.cpp) and transformers.js run small models in WASM; 4 GB address space caps model size", None),
         (H::Wasm, _) => (Real, Low, "transformers.js and ONNX Runtime Web (WASM SIMD, threads) run encoders, vision and speech models on the CPU", None),
     }
@@ -105,15 +106,85 @@ pub fn supported_precisions(hardware: HardwareType) -> &'static [(Precision, Sup
     use Precision as P;
     use SupportLevel::{Limited, Real};
     match hardware {
-        HardwareType::Cuda => &[(P::Fp32, Real), (P::Fp16, Real), (P::Bf16, Real), (P::Fp8, Limited), (P::Int8, Real), (P::Int4, Real), (P::Q4_0, Real), (P::Q4KM, Real), (P::Q5KM, Real), (P::Q8_0, Real), (P::F16, Real)],
-        HardwareType::Rocm => &[(P::Fp32, Real), (P::Fp16, Real), (P::Bf16, Real), (P::Fp8, Limited), (P::Int8, Real), (P::Int4, Limited), (P::Q4_0, Real), (P::Q4KM, Real), (P::Q5KM, Real), (P::Q8_0, Real), (P::F16, Real)],
-        HardwareType::Mps => &[(P::Fp32, Real), (P::Fp16, Real), (P::Bf16, Limited), (P::Int8, Limited), (P::Int4, Limited), (P::Q4_0, Real), (P::Q4KM, Real), (P::Q5KM, Real), (P::Q8_0, Real), (P::F16, Real)],
-        HardwareType::Cpu => &[(P::Fp32, Real), (P::Fp16, Limited), (P::Bf16, Limited), (P::Int8, Real), (P::Int4, Limited), (P::Q4_0, Real), (P::Q4KM, Real), (P::Q5KM, Real), (P::Q8_0, Real), (P::F16, Real)],
-        HardwareType::Openvino => &[(P::Fp32, Real), (P::Fp16, Real), (P::Bf16, Limited), (P::Int8, Real), (P::Int4, Real)],
+        HardwareType::Cuda => &[
+            (P::Fp32, Real),
+            (P::Fp16, Real),
+            (P::Bf16, Real),
+            (P::Fp8, Limited),
+            (P::Int8, Real),
+            (P::Int4, Real),
+            (P::Q4_0, Real),
+            (P::Q4KM, Real),
+            (P::Q5KM, Real),
+            (P::Q8_0, Real),
+            (P::F16, Real),
+        ],
+        HardwareType::Rocm => &[
+            (P::Fp32, Real),
+            (P::Fp16, Real),
+            (P::Bf16, Real),
+            (P::Fp8, Limited),
+            (P::Int8, Real),
+            (P::Int4, Limited),
+            (P::Q4_0, Real),
+            (P::Q4KM, Real),
+            (P::Q5KM, Real),
+            (P::Q8_0, Real),
+            (P::F16, Real),
+        ],
+        HardwareType::Mps => &[
+            (P::Fp32, Real),
+            (P::Fp16, Real),
+            (P::Bf16, Limited),
+            (P::Int8, Limited),
+            (P::Int4, Limited),
+            (P::Q4_0, Real),
+            (P::Q4KM, Real),
+            (P::Q5KM, Real),
+            (P::Q8_0, Real),
+            (P::F16, Real),
+        ],
+        HardwareType::Cpu => &[
+            (P::Fp32, Real),
+            (P::Fp16, Limited),
+            (P::Bf16, Limited),
+            (P::Int8, Real),
+            (P::Int4, Limited),
+            (P::Q4_0, Real),
+            (P::Q4KM, Real),
+            (P::Q5KM, Real),
+            (P::Q8_0, Real),
+            (P::F16, Real),
+        ],
+        HardwareType::Openvino => &[
+            (P::Fp32, Real),
+            (P::Fp16, Real),
+            (P::Bf16, Limited),
+            (P::Int8, Real),
+            (P::Int4, Real),
+        ],
         HardwareType::Qnn => &[(P::Fp16, Limited), (P::Int8, Real), (P::Int4, Limited)],
         HardwareType::Webnn => &[(P::Fp32, Real), (P::Fp16, Real), (P::Int8, Limited), (P::Int4, Limited)],
-        HardwareType::Webgpu => &[(P::Fp32, Real), (P::Fp16, Limited), (P::Int8, Limited), (P::Int4, Real), (P::Q4_0, Limited), (P::Q4KM, Limited), (P::Q8_0, Limited)],
-        HardwareType::Wasm => &[(P::Fp32, Real), (P::Fp16, Limited), (P::Int8, Real), (P::Int4, Limited), (P::Q4_0, Real), (P::Q4KM, Real), (P::Q5KM, Real), (P::Q8_0, Real), (P::F16, Real)],
+        HardwareType::Webgpu => &[
+            (P::Fp32, Real),
+            (P::Fp16, Limited),
+            (P::Int8, Limited),
+            (P::Int4, Real),
+            (P::Q4_0, Limited),
+            (P::Q4KM, Limited),
+            (P::Q8_0, Limited),
+        ],
+        HardwareType::Wasm => &[
+            (P::Fp32, Real),
+            (P::Fp16, Limited),
+            (P::Int8, Real),
+            (P::Int4, Limited),
+            (P::Q4_0, Real),
+            (P::Q4KM, Real),
+            (P::Q5KM, Real),
+            (P::Q8_0, Real),
+            (P::F16, Real),
+        ],
     }
 }
 
@@ -127,14 +198,18 @@ pub fn precision_note(hardware: HardwareType, precision: Precision) -> Option<&'
         (H::Rocm, P::Int4) => "int4 kernels (GPTQ/AWQ) are partial on ROCm",
         (H::Mps, P::Bf16) => "bf16 needs macOS 14+ and M2 or later",
         (H::Mps, P::Int8 | P::Int4) => "PyTorch MPS has no int8/int4 matmul; MLX and llama.cpp formats do",
-        (H::Cpu, P::Fp16 | P::Bf16) => "fast only with AVX512-FP16/BF16 or AMX (Sapphire Rapids+) or ARM FP16; otherwise converted to fp32",
+        (H::Cpu, P::Fp16 | P::Bf16) => {
+            "fast only with AVX512-FP16/BF16 or AMX (Sapphire Rapids+) or ARM FP16; otherwise converted to fp32"
+        }
         (H::Cpu, P::Int4) => "GPTQ/AWQ kernels are GPU-first; use GGUF formats on CPU",
         (H::Openvino, P::Bf16) => "bf16 inference on AMX-capable Xeons only",
         (H::Qnn, P::Fp16) => "fp16 on Hexagon v73+ (Snapdragon 8 Gen 2 and later)",
         (H::Qnn, P::Int4) => "int4 weights only through Qualcomm's Genie/AI Hub exports",
         (H::Webnn, P::Int8 | P::Int4) => "quantized data types depend on opSupportLimits() of the context",
         (H::Webgpu, P::Fp16) => "needs the shader-f16 feature",
-        (H::Webgpu, P::Int8 | P::Q4_0 | P::Q4KM | P::Q8_0) => "dequantized in shaders by web-llm/transformers.js builds; not every runtime supports every format",
+        (H::Webgpu, P::Int8 | P::Q4_0 | P::Q4KM | P::Q8_0) => {
+            "dequantized in shaders by web-llm/transformers.js builds; not every runtime supports every format"
+        }
         (H::Wasm, P::Fp16) => "stored as fp16, computed in fp32",
         (H::Wasm, P::Int4) => "GPTQ/AWQ are GPU formats; use GGUF formats in WASM",
         _ => return None,
@@ -144,11 +219,14 @@ pub fn precision_note(hardware: HardwareType, precision: Precision) -> Option<&'
 /// Checks that `hardware` runs `precision`.
 pub fn check_precision(hardware: HardwareType, precision: Precision) -> Result<SupportLevel, CoreError> {
     let list = supported_precisions(hardware);
-    list.iter().find(|(p, _)| *p == precision).map(|(_, s)| *s).ok_or_else(|| CoreError::UnsupportedPrecision {
-        hardware: hardware.as_str(),
-        precision: precision.as_str(),
-        supported: list.iter().map(|(p, _)| p.as_str()).collect::<Vec<_>>().join(", "),
-    })
+    list.iter()
+        .find(|(p, _)| *p == precision)
+        .map(|(_, s)| *s)
+        .ok_or_else(|| CoreError::UnsupportedPrecision {
+            hardware: hardware.as_str(),
+            precision: precision.as_str(),
+            supported: list.iter().map(|(p, _)| p.as_str()).collect::<Vec<_>>().join(", "),
+        })
 }
 
 /// One hardware type's precision support, for the matrix.
@@ -187,19 +265,34 @@ impl CompatibilityMatrix {
     pub fn build() -> Self {
         let model_families = Family::ALL
             .iter()
-            .map(|&f| (f, FamilyRow { hardware_compatibility: HardwareType::ALL.iter().map(|&h| (h, compatibility(f, h))).collect() }))
+            .map(|&f| {
+                (
+                    f,
+                    FamilyRow {
+                        hardware_compatibility: HardwareType::ALL.iter().map(|&h| (h, compatibility(f, h))).collect(),
+                    },
+                )
+            })
             .collect();
         let precision_support = HardwareType::ALL
             .iter()
             .map(|&h| {
                 let list = supported_precisions(h)
                     .iter()
-                    .map(|&(precision, support)| PrecisionSupport { precision, support, note: precision_note(h, precision).map(String::from) })
+                    .map(|&(precision, support)| PrecisionSupport {
+                        precision,
+                        support,
+                        note: precision_note(h, precision).map(String::from),
+                    })
                     .collect();
                 (h, list)
             })
             .collect();
-        Self { hardware_types: HardwareType::ALL.to_vec(), model_families, precision_support }
+        Self {
+            hardware_types: HardwareType::ALL.to_vec(),
+            model_families,
+            precision_support,
+        }
     }
 }
 
@@ -220,7 +313,9 @@ mod tests {
 
     #[test]
     fn qnn_has_no_fp32_and_says_so() {
-        let err = check_precision(HardwareType::Qnn, Precision::Fp32).unwrap_err().to_string();
+        let err = check_precision(HardwareType::Qnn, Precision::Fp32)
+            .unwrap_err()
+            .to_string();
         assert_eq!(err, "qnn does not support precision fp32 (supported: fp16, int8, int4)");
     }
 

@@ -80,9 +80,7 @@ impl Subfamily {
                 Family::Embedding
             }
             Self::CausalLm | Self::Seq2seq | Self::ChatModel => Family::TextGeneration,
-            Self::ImageClassifier | Self::ObjectDetector | Self::Segmentation | Self::DepthEstimation => {
-                Family::Vision
-            }
+            Self::ImageClassifier | Self::ObjectDetector | Self::Segmentation | Self::DepthEstimation => Family::Vision,
             Self::SpeechRecognition | Self::AudioClassifier | Self::TextToSpeech => Family::Audio,
             Self::VisionLanguage | Self::ImageTextEncoder | Self::DocumentQa => Family::Multimodal,
         }

@@ -74,21 +74,32 @@ pub struct HfConfig {
 
 fn need(value: Option<u32>, field: &str, model_type: &str) -> Result<u32, CoreError> {
     match value {
-        Some(0) => Err(CoreError::InvalidConfig(format!("'{field}' is 0 for model_type '{model_type}'"))),
+        Some(0) => Err(CoreError::InvalidConfig(format!(
+            "'{field}' is 0 for model_type '{model_type}'"
+        ))),
         Some(v) => Ok(v),
-        None => Err(CoreError::InvalidConfig(format!("'{field}' is missing (needed for model_type '{model_type}')"))),
+        None => Err(CoreError::InvalidConfig(format!(
+            "'{field}' is missing (needed for model_type '{model_type}')"
+        ))),
     }
 }
 
 impl HfConfig {
     fn kind(&self) -> String {
-        self.model_type.clone().unwrap_or_default().to_ascii_lowercase().replace('-', "_")
+        self.model_type
+            .clone()
+            .unwrap_or_default()
+            .to_ascii_lowercase()
+            .replace('-', "_")
     }
 
     /// The name the config calls its model, if it says.
     #[must_use]
     pub fn declared_name(&self) -> Option<&str> {
-        self.underscore_name_or_path.as_deref().or(self.name_or_path.as_deref()).filter(|n| !n.is_empty())
+        self.underscore_name_or_path
+            .as_deref()
+            .or(self.name_or_path.as_deref())
+            .filter(|n| !n.is_empty())
     }
 
     fn bert_like(&self, kind: &str) -> Result<Vec<Component>, CoreError> {
@@ -97,8 +108,22 @@ impl HfConfig {
         let heads = need(self.num_attention_heads.or(self.n_heads), "num_attention_heads", kind)?;
         let inter = self.intermediate_size.or(self.hidden_dim).unwrap_or(4 * hidden);
         let vocab = need(self.vocab_size, "vocab_size", kind)?;
-        let positions = if kind.starts_with("deberta") { 0 } else { self.max_position_embeddings.unwrap_or(512) };
-        Ok(vec![stack(StackRole::Encoder, Modality::Text, layers, hidden, heads, inter).vocab(vocab, true).positions(positions).component()])
+        let positions = if kind.starts_with("deberta") {
+            0
+        } else {
+            self.max_position_embeddings.unwrap_or(512)
+        };
+        Ok(vec![stack(
+            StackRole::Encoder,
+            Modality::Text,
+            layers,
+            hidden,
+            heads,
+            inter,
+        )
+        .vocab(vocab, true)
+        .positions(positions)
+        .component()])
     }
 
     fn decoder(&self, kind: &str) -> Result<Vec<Component>, CoreError> {
@@ -111,7 +136,9 @@ impl HfConfig {
         // Gemma ties embeddings by default; Llama/Mistral/Qwen2 do not.
         let tied = self.tie_word_embeddings.unwrap_or(kind.starts_with("gemma"));
         let mut s = if kind == "phi" {
-            stack(StackRole::Decoder, Modality::Text, layers, hidden, heads, inter).kv(kv).vocab(vocab, tied)
+            stack(StackRole::Decoder, Modality::Text, layers, hidden, heads, inter)
+                .kv(kv)
+                .vocab(vocab, tied)
         } else {
             llama(layers, hidden, heads, kv, inter, vocab, tied)
         };
@@ -198,7 +225,7 @@ impl HfConfig {
                 let inter = self.intermediate_size.unwrap_or(4 * hidden);
                 (wav2vec2(layers, hidden, heads, inter), 0)
             }
-            "clip" | "siglip" => self.dual_encoder(k)?,
+            "clip" | "siglip" => self.dual_encoder(k),
             "llava" => self.llava()?,
             "" => return Err(CoreError::InvalidConfig(String::from("'model_type' is missing"))),
             other => {
@@ -210,7 +237,7 @@ impl HfConfig {
     }
 
     /// CLIP/SigLIP: a vision tower and a text tower, with `transformers`' defaults for missing fields.
-    fn dual_encoder(&self, kind: &str) -> Result<(Vec<Component>, u32), CoreError> {
+    fn dual_encoder(&self, kind: &str) -> (Vec<Component>, u32) {
         let clip = kind == "clip";
         let empty = HfConfig::default();
         let v = self.vision_config.as_deref().unwrap_or(&empty);
@@ -237,17 +264,37 @@ impl HfConfig {
         .vocab(t.vocab_size.unwrap_or(if clip { 49408 } else { 32000 }), true)
         .positions(positions);
         let projection = u64::from(v_hidden + t_hidden) * u64::from(t_hidden);
-        Ok((vec![vision.component(), text.component(), dense("image/text projections", projection, 2 * projection)], positions))
+        (
+            vec![
+                vision.component(),
+                text.component(),
+                dense("image/text projections", projection, 2 * projection),
+            ],
+            positions,
+        )
     }
 
     /// LLaVA: a CLIP vision tower, a two-layer projector and a Llama-style language model.
     fn llava(&self) -> Result<(Vec<Component>, u32), CoreError> {
-        let v = self.vision_config.as_deref().ok_or_else(|| CoreError::InvalidConfig(String::from("'vision_config' is missing (needed for model_type 'llava')")))?;
-        let t = self.text_config.as_deref().ok_or_else(|| CoreError::InvalidConfig(String::from("'text_config' is missing (needed for model_type 'llava')")))?;
+        let v = self.vision_config.as_deref().ok_or_else(|| {
+            CoreError::InvalidConfig(String::from(
+                "'vision_config' is missing (needed for model_type 'llava')",
+            ))
+        })?;
+        let t = self.text_config.as_deref().ok_or_else(|| {
+            CoreError::InvalidConfig(String::from("'text_config' is missing (needed for model_type 'llava')"))
+        })?;
         let v_hidden = v.hidden_size.unwrap_or(1024);
         let image = v.image_size.unwrap_or(336);
         let patch = v.patch_size.unwrap_or(14);
-        let vision = vit(v.num_hidden_layers.unwrap_or(24), v_hidden, v.num_attention_heads.unwrap_or(16), v.intermediate_size.unwrap_or(4096), image, patch);
+        let vision = vit(
+            v.num_hidden_layers.unwrap_or(24),
+            v_hidden,
+            v.num_attention_heads.unwrap_or(16),
+            v.intermediate_size.unwrap_or(4096),
+            image,
+            patch,
+        );
         // LlamaConfig defaults where LLaVA's text_config leaves fields out.
         let hidden = t.hidden_size.unwrap_or(4096);
         let heads = t.num_attention_heads.unwrap_or(32);
@@ -264,7 +311,14 @@ impl HfConfig {
         let proj = u64::from(v_hidden) * h + h * h;
         let tokens = u64::from((image / patch).pow(2) + 1);
         let positions = t.max_position_embeddings.unwrap_or(4096);
-        Ok((vec![vision.component(), dense("multimodal projector", proj, 2 * tokens * proj), lm.component()], positions))
+        Ok((
+            vec![
+                vision.component(),
+                dense("multimodal projector", proj, 2 * tokens * proj),
+                lm.component(),
+            ],
+            positions,
+        ))
     }
 
     /// Builds the spec. The family and subfamily come from the classifier, fed the architecture class
@@ -279,8 +333,20 @@ impl HfConfig {
             ..ClassifyRequest::default()
         });
         let family = classification.builtin_family().unwrap_or(Family::TextGeneration);
-        let subfamily = classification.builtin_subfamily().filter(|s| s.family() == family).unwrap_or(family.default_subfamily());
-        Ok(ResolvedModel { spec: ModelSpec { name, family, subfamily, components, max_positions }, source: SpecSource::HfConfig })
+        let subfamily = classification
+            .builtin_subfamily()
+            .filter(|s| s.family() == family)
+            .unwrap_or(family.default_subfamily());
+        Ok(ResolvedModel {
+            spec: ModelSpec {
+                name,
+                family,
+                subfamily,
+                components,
+                max_positions,
+            },
+            source: SpecSource::HfConfig,
+        })
     }
 }
 

@@ -47,7 +47,9 @@ pub fn parameters_in_name(name: &str) -> Option<(u64, String)> {
             Some(b'm') if ends_token => 1e6,
             _ => continue,
         };
-        let Ok(value) = lower[start..i].parse::<f64>() else { continue };
+        let Ok(value) = lower[start..i].parse::<f64>() else {
+            continue;
+        };
         // "8x7b": the expert multiplier just before.
         let experts = lower[..start]
             .strip_suffix('x')
@@ -59,7 +61,10 @@ pub fn parameters_in_name(name: &str) -> Option<(u64, String)> {
         let count = experts * value * scale;
         if count >= 1e6 {
             let token = &lower[start.saturating_sub(if experts > 1.0 { 2 } else { 0 })..=i];
-            return Some((count as u64, format!("'{token}' in the name: {:.3} B parameters", count / 1e9)));
+            return Some((
+                count as u64,
+                format!("'{token}' in the name: {:.3} B parameters", count / 1e9),
+            ));
         }
     }
     None
@@ -78,7 +83,7 @@ fn parameters_from_size_word(name: &str) -> Option<(u64, String)> {
 /// Layer count for a dense transformer of `parameters` parameters under the aspect ratio of
 /// Llama-style models (hidden = 128 × layers, 12·L·h² parameters per stack).
 fn shape_for(parameters: u64) -> (u32, u32) {
-    let layers = libm::cbrt(parameters as f64 / 196_608.0).round().max(2.0) as u32;
+    let layers = libm::round(libm::cbrt(parameters as f64 / 196_608.0)).max(2.0) as u32;
     (layers, 128 * layers)
 }
 
@@ -95,9 +100,18 @@ pub fn estimate(name: &str) -> Option<ResolvedModel> {
     let (layers, hidden) = shape_for(parameters);
     let heads = hidden / 128;
     let component = match family {
-        Family::TextGeneration => stack(StackRole::Decoder, Modality::Text, layers, hidden, heads, 4 * hidden).vocab(32000, false),
+        Family::TextGeneration => {
+            stack(StackRole::Decoder, Modality::Text, layers, hidden, heads, 4 * hidden).vocab(32000, false)
+        }
         Family::Vision => vit(layers, hidden, heads, 4 * hidden, 224, 16),
-        Family::Audio => stack(StackRole::Encoder, Modality::Audio { frames: 1500 }, layers, hidden, heads, 4 * hidden),
+        Family::Audio => stack(
+            StackRole::Encoder,
+            Modality::Audio { frames: 1500 },
+            layers,
+            hidden,
+            heads,
+            4 * hidden,
+        ),
         Family::Embedding | Family::Multimodal => {
             stack(StackRole::Encoder, Modality::Text, layers, hidden, heads, 4 * hidden).vocab(30522, true)
         }

@@ -64,7 +64,9 @@ impl ResourceRequest {
         }
         compat::check_precision(self.hardware, self.precision)?;
         if self.mode == Mode::Training && !self.precision.is_trainable() {
-            return Err(CoreError::UntrainablePrecision { precision: self.precision.as_str() });
+            return Err(CoreError::UntrainablePrecision {
+                precision: self.precision.as_str(),
+            });
         }
         Ok(())
     }
@@ -72,10 +74,18 @@ impl ResourceRequest {
 
 fn check_range(field: &'static str, value: u32, max: u32) -> Result<(), CoreError> {
     if value == 0 {
-        return Err(CoreError::InvalidNumber { field, value: format!("{value}"), reason: "must be at least 1" });
+        return Err(CoreError::InvalidNumber {
+            field,
+            value: format!("{value}"),
+            reason: "must be at least 1",
+        });
     }
     if value > max {
-        return Err(CoreError::InvalidNumber { field, value: format!("{value}"), reason: "absurdly large" });
+        return Err(CoreError::InvalidNumber {
+            field,
+            value: format!("{value}"),
+            reason: "absurdly large",
+        });
     }
     Ok(())
 }
@@ -101,7 +111,12 @@ impl MemoryBreakdown {
     /// Sum of the terms.
     #[must_use]
     pub fn total_mb(&self) -> f64 {
-        self.weights_mb + self.activations_mb + self.kv_cache_mb + self.gradients_mb + self.optimizer_state_mb + self.runtime_overhead_mb
+        self.weights_mb
+            + self.activations_mb
+            + self.kv_cache_mb
+            + self.gradients_mb
+            + self.optimizer_state_mb
+            + self.runtime_overhead_mb
     }
 }
 
@@ -157,13 +172,20 @@ fn activation_bytes(spec: &ModelSpec, req: &ResourceRequest) -> f64 {
         }
     }
     for conv in spec.conv_nets() {
-        total += if training { batch * conv.total_activation_elements * act } else { batch * 2 * conv.peak_activation_elements * act };
+        total += if training {
+            batch * conv.total_activation_elements * act
+        } else {
+            batch * 2 * conv.peak_activation_elements * act
+        };
     }
     total as f64
 }
 
 fn cpu_cores(spec: &ModelSpec, req: &ResourceRequest) -> u32 {
-    let runs_on_host_cpu = matches!(req.hardware, HardwareType::Cpu | HardwareType::Openvino | HardwareType::Wasm);
+    let runs_on_host_cpu = matches!(
+        req.hardware,
+        HardwareType::Cpu | HardwareType::Openvino | HardwareType::Wasm
+    );
     if !runs_on_host_cpu {
         // Host cores feeding an accelerator: tokenization/decoding and data-loading workers.
         return if req.mode == Mode::Training { 4 } else { 2 };
@@ -202,18 +224,37 @@ pub fn estimate_resources(spec: &ModelSpec, req: &ResourceRequest) -> Result<Res
     let min = breakdown.total_mb();
     let disk = if training { params as f64 * 12.0 } else { weights };
     let mut notes = Vec::from([
-        format!("weights: {params} parameters × {} bits / 8", req.precision.bits_per_weight()),
-        format!("runtime overhead: {} MB allowance for {} (assumed)", req.hardware.runtime_overhead_mb(), req.hardware),
+        format!(
+            "weights: {params} parameters × {} bits / 8",
+            req.precision.bits_per_weight()
+        ),
+        format!(
+            "runtime overhead: {} MB allowance for {} (assumed)",
+            req.hardware.runtime_overhead_mb(),
+            req.hardware
+        ),
         format!("recommended = minimum × {RECOMMENDED_HEADROOM} headroom (assumed)"),
     ]);
     if training {
         notes.push(String::from("training: gradients at the training precision; Adam moments in fp32 (+ fp32 master weights under mixed precision); activations per Korthikanti et al. 2022 with memory-efficient attention"));
-        notes.push(String::from("disk: one checkpoint of fp32 weights and Adam moments (12 bytes per parameter)"));
+        notes.push(String::from(
+            "disk: one checkpoint of fp32 weights and Adam moments (12 bytes per parameter)",
+        ));
     } else if spec.is_generative() {
-        notes.push(format!("KV cache: {} tokens × batch {} × {} bytes per token", req.seq_length, req.batch_size, spec.kv_cache_bytes_per_token(act_bytes)));
+        notes.push(format!(
+            "KV cache: {} tokens × batch {} × {} bytes per token",
+            req.seq_length,
+            req.batch_size,
+            spec.kv_cache_bytes_per_token(act_bytes)
+        ));
     }
-    if spec.stacks().any(|s| s.role != StackRole::Encoder && s.input != crate::Modality::Text) {
-        notes.push(String::from("a decoder over non-text frames is costed at its fixed frame count"));
+    if spec
+        .stacks()
+        .any(|s| s.role != StackRole::Encoder && s.input != crate::Modality::Text)
+    {
+        notes.push(String::from(
+            "a decoder over non-text frames is costed at its fixed frame count",
+        ));
     }
     Ok(ResourceRequirements {
         model_name: spec.name.clone(),
@@ -240,11 +281,23 @@ fn round2(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alloc::string::ToString;
     use crate::Catalog;
+    use alloc::string::ToString;
 
-    fn req(hardware: HardwareType, precision: Precision, mode: Mode, batch_size: u32, seq_length: u32) -> ResourceRequest {
-        ResourceRequest { hardware, precision, mode, batch_size, seq_length }
+    fn req(
+        hardware: HardwareType,
+        precision: Precision,
+        mode: Mode,
+        batch_size: u32,
+        seq_length: u32,
+    ) -> ResourceRequest {
+        ResourceRequest {
+            hardware,
+            precision,
+            mode,
+            batch_size,
+            seq_length,
+        }
     }
 
     fn spec(name: &str) -> ModelSpec {
@@ -255,8 +308,16 @@ mod tests {
     fn llama_3_8b_fp16_inference_by_hand() {
         // weights: 8,030,261,248 params × 2 B = 15,316.2 MiB (the familiar "16 GB")
         // KV cache: 4096 tokens × 131,072 B = 512 MiB
-        let r = estimate_resources(&spec("Meta-Llama-3-8B"), &req(HardwareType::Cuda, Precision::Fp16, Mode::Inference, 1, 4096)).unwrap();
-        assert!((r.breakdown.weights_mb - 15_316.2).abs() < 1.0, "{}", r.breakdown.weights_mb);
+        let r = estimate_resources(
+            &spec("Meta-Llama-3-8B"),
+            &req(HardwareType::Cuda, Precision::Fp16, Mode::Inference, 1, 4096),
+        )
+        .unwrap();
+        assert!(
+            (r.breakdown.weights_mb - 15_316.2).abs() < 1.0,
+            "{}",
+            r.breakdown.weights_mb
+        );
         assert!((r.breakdown.kv_cache_mb - 512.0).abs() < 0.01);
         assert!(r.breakdown.runtime_overhead_mb > 0.0);
         assert_eq!(r.min_memory_mb, libm::ceil(r.breakdown.total_mb()) as u64);
@@ -288,16 +349,26 @@ mod tests {
         let s = spec("bert-base-uncased");
         let e = |r: ResourceRequest| estimate_resources(&s, &r).unwrap_err().to_string();
         assert!(e(req(HardwareType::Cpu, Precision::Fp32, Mode::Inference, 0, 128)).contains("batch_size"));
-        assert!(e(req(HardwareType::Cpu, Precision::Fp32, Mode::Inference, 1, 4096)).contains("seq_length: 4096 (longer than the model's maximum"));
+        assert!(e(req(HardwareType::Cpu, Precision::Fp32, Mode::Inference, 1, 4096))
+            .contains("seq_length: 4096 (longer than the model's maximum"));
         assert!(e(req(HardwareType::Cpu, Precision::Fp32, Mode::Inference, 1_000_000, 128)).contains("absurdly large"));
-        assert!(e(req(HardwareType::Cpu, Precision::Fp8, Mode::Inference, 1, 128)).contains("cpu does not support precision fp8"));
+        assert!(e(req(HardwareType::Cpu, Precision::Fp8, Mode::Inference, 1, 128))
+            .contains("cpu does not support precision fp8"));
         assert!(e(req(HardwareType::Cuda, Precision::Q4KM, Mode::Training, 1, 128)).contains("training at q4_k_m"));
     }
 
     #[test]
     fn cnn_activations_come_from_feature_maps() {
-        let r = estimate_resources(&spec("resnet-50"), &req(HardwareType::Cuda, Precision::Fp16, Mode::Training, 32, 1)).unwrap();
+        let r = estimate_resources(
+            &spec("resnet-50"),
+            &req(HardwareType::Cuda, Precision::Fp16, Mode::Training, 32, 1),
+        )
+        .unwrap();
         // 32 × 11,314,688 × 2 B = 690.6 MiB
-        assert!((r.breakdown.activations_mb - 690.6).abs() < 0.1, "{}", r.breakdown.activations_mb);
+        assert!(
+            (r.breakdown.activations_mb - 690.6).abs() < 0.1,
+            "{}",
+            r.breakdown.activations_mb
+        );
     }
 }

@@ -164,7 +164,11 @@ impl TransformerStack {
     pub fn embedding_parameters(&self) -> u64 {
         let h = u64::from(self.hidden_size);
         let vocab = u64::from(self.vocab_size) * h;
-        let output = if self.generates() && !self.tied_embeddings { vocab } else { 0 };
+        let output = if self.generates() && !self.tied_embeddings {
+            vocab
+        } else {
+            0
+        };
         let patches = match self.input {
             Modality::Image { patch_size, .. } => 3 * u64::from(patch_size).pow(2) * h,
             _ => 0,
@@ -180,17 +184,16 @@ impl TransformerStack {
         } else {
             0
         };
-        let per_layer = self.attention_parameters_per_layer()
-            + u64::from(self.experts) * self.ffn_parameters_per_expert()
-            + router;
+        let per_layer =
+            self.attention_parameters_per_layer() + u64::from(self.experts) * self.ffn_parameters_per_expert() + router;
         u64::from(self.layers) * per_layer + self.embedding_parameters()
     }
 
     /// Non-embedding parameters a token passes through (MoE: only the routed experts).
     #[must_use]
     pub fn active_layer_parameters(&self) -> u64 {
-        let per_layer = self.attention_parameters_per_layer()
-            + u64::from(self.active_experts) * self.ffn_parameters_per_expert();
+        let per_layer =
+            self.attention_parameters_per_layer() + u64::from(self.active_experts) * self.ffn_parameters_per_expert();
         u64::from(self.layers) * per_layer
     }
 
@@ -205,9 +208,7 @@ impl TransformerStack {
     pub fn tokens_per_item(&self, seq_length: u32) -> u64 {
         match self.input {
             Modality::Text => u64::from(seq_length),
-            Modality::Image { image_size, patch_size } => {
-                u64::from(image_size / patch_size.max(1)).pow(2) + 1
-            }
+            Modality::Image { image_size, patch_size } => u64::from(image_size / patch_size.max(1)).pow(2) + 1,
             Modality::Audio { frames } => u64::from(frames),
         }
     }
@@ -379,7 +380,10 @@ mod tests {
         for (name, count) in published {
             let computed = params(name);
             let ratio = computed / count;
-            assert!((0.97..=1.02).contains(&ratio), "{name}: computed {computed:.4e} vs published {count:.4e}");
+            assert!(
+                (0.97..=1.02).contains(&ratio),
+                "{name}: computed {computed:.4e} vs published {count:.4e}"
+            );
         }
     }
 

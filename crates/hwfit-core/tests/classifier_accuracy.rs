@@ -19,7 +19,11 @@ fn cases() -> Vec<Case<'static>> {
         .filter(|l| !l.trim().is_empty())
         .map(|l| {
             let mut f = l.split(',');
-            Case { id: f.next().unwrap(), task: f.next().unwrap(), family: f.next().unwrap() }
+            Case {
+                id: f.next().unwrap(),
+                task: f.next().unwrap(),
+                family: f.next().unwrap(),
+            }
         })
         .collect()
 }
@@ -60,7 +64,12 @@ fn accuracy_by_name_alone_and_with_task() {
     let classifier = Classifier::builtin();
     let (by_name, name_misses) = accuracy(&classifier, false);
     let (with_task, task_misses) = accuracy(&classifier, true);
-    println!("classifier accuracy on {} labelled models: by name {:.1} %, with task {:.1} %", cases().len(), by_name * 100.0, with_task * 100.0);
+    println!(
+        "classifier accuracy on {} labelled models: by name {:.1} %, with task {:.1} %",
+        cases().len(),
+        by_name * 100.0,
+        with_task * 100.0
+    );
     for m in &name_misses {
         println!("  name miss: {m}");
     }

@@ -87,10 +87,12 @@ pub fn bert(layers: u32, hidden: u32, heads: u32, inter: u32, vocab: u32, positi
 /// GPT-2-style decoder: learned positions, tied output, 4× feed-forward.
 #[must_use]
 pub fn gpt2(layers: u32, hidden: u32, heads: u32, vocab: u32, positions: u32) -> Vec<Component> {
-    vec![stack(StackRole::Decoder, Modality::Text, layers, hidden, heads, 4 * hidden)
-        .vocab(vocab, true)
-        .positions(positions)
-        .component()]
+    vec![
+        stack(StackRole::Decoder, Modality::Text, layers, hidden, heads, 4 * hidden)
+            .vocab(vocab, true)
+            .positions(positions)
+            .component(),
+    ]
 }
 
 /// Llama-style decoder: rotary positions, gated feed-forward, grouped-query attention.
@@ -147,9 +149,16 @@ pub fn whisper(d_model: u32, layers: u32, heads: u32, ffn: u32, vocab: u32, mel_
     let stem_flops = 2 * (3000 * 3 * u64::from(mel_bins) * u64::from(d_model) + 1500 * 3 * u64::from(d_model).pow(2));
     vec![
         dense("log-mel conv stem", stem_params, stem_flops),
-        stack(StackRole::Encoder, Modality::Audio { frames }, layers, d_model, heads, ffn)
-            .positions(frames)
-            .component(),
+        stack(
+            StackRole::Encoder,
+            Modality::Audio { frames },
+            layers,
+            d_model,
+            heads,
+            ffn,
+        )
+        .positions(frames)
+        .component(),
         stack(StackRole::CrossDecoder, Modality::Text, layers, d_model, heads, ffn)
             .vocab(vocab, true)
             .positions(448)
@@ -174,14 +183,26 @@ pub fn wav2vec2(layers: u32, hidden: u32, heads: u32, inter: u32) -> Vec<Compone
             feature_params + feature_projection + positional_conv,
             2 * (feature_macs + 499 * (feature_projection + positional_conv)),
         ),
-        stack(StackRole::Encoder, Modality::Audio { frames: 499 }, layers, hidden, heads, inter).component(),
+        stack(
+            StackRole::Encoder,
+            Modality::Audio { frames: 499 },
+            layers,
+            hidden,
+            heads,
+            inter,
+        )
+        .component(),
     ]
 }
 
 /// A dense extra with its parameters and forward FLOPs per item.
 #[must_use]
 pub fn dense(name: &str, parameters: u64, flops_per_item: u64) -> Component {
-    Component::Dense { name: String::from(name), parameters, flops_per_item }
+    Component::Dense {
+        name: String::from(name),
+        parameters,
+        flops_per_item,
+    }
 }
 
 /// A convolutional network from its published parameters and multiply-accumulates per image and its

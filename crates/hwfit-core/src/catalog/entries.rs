@@ -8,9 +8,9 @@ use super::build::{bart, bert, conv, dense, gpt2, llama, stack, t5, vit, wav2vec
 use super::CatalogEntry;
 use crate::spec::{Component, Modality, StackRole};
 use crate::Subfamily::{
-    AudioClassifier, CausalLm, ChatModel, DepthEstimation, DocumentQa, ImageClassifier, ImageTextEncoder,
-    MaskedLm, ObjectDetector, Segmentation, SentenceTransformer, Seq2seq, SpeechRecognition, TextClassifier,
-    TextToSpeech, TokenClassifier, VisionLanguage,
+    AudioClassifier, CausalLm, ChatModel, DepthEstimation, DocumentQa, ImageClassifier, ImageTextEncoder, MaskedLm,
+    ObjectDetector, Segmentation, SentenceTransformer, Seq2seq, SpeechRecognition, TextClassifier, TextToSpeech,
+    TokenClassifier, VisionLanguage,
 };
 
 const HF: &str = "config.json on the Hugging Face Hub";
@@ -32,27 +32,95 @@ fn embedding() -> Vec<CatalogEntry> {
     let bert_large = || bert(24, 1024, 16, 4096, 30522, 512);
     let minilm = |layers| bert(layers, 384, 12, 1536, 30522, 512);
     vec![
-        CatalogEntry::new("google-bert/bert-base-uncased", MaskedLm, 512, bert_base(), HF).aliases(&["bert", "bert-base"]),
+        CatalogEntry::new("google-bert/bert-base-uncased", MaskedLm, 512, bert_base(), HF)
+            .aliases(&["bert", "bert-base"]),
         CatalogEntry::new("google-bert/bert-large-uncased", MaskedLm, 512, bert_large(), HF).aliases(&["bert-large"]),
-        CatalogEntry::new("google-bert/bert-base-cased", MaskedLm, 512, bert(12, 768, 12, 3072, 28996, 512), HF),
-        CatalogEntry::new("google-bert/bert-base-multilingual-cased", MaskedLm, 512, bert(12, 768, 12, 3072, 119_547, 512), HF)
-            .aliases(&["mbert"]),
-        CatalogEntry::new("FacebookAI/roberta-base", MaskedLm, 514, bert(12, 768, 12, 3072, 50265, 514), HF).aliases(&["roberta"]),
-        CatalogEntry::new("FacebookAI/roberta-large", MaskedLm, 514, bert(24, 1024, 16, 4096, 50265, 514), HF),
-        CatalogEntry::new("FacebookAI/xlm-roberta-base", MaskedLm, 514, bert(12, 768, 12, 3072, 250_002, 514), HF),
-        CatalogEntry::new("distilbert/distilbert-base-uncased", MaskedLm, 512, bert(6, 768, 12, 3072, 30522, 512), HF)
-            .aliases(&["distilbert"]),
-        CatalogEntry::new("microsoft/deberta-v3-base", MaskedLm, 512, bert(12, 768, 12, 3072, 128_100, 0), HF),
-        CatalogEntry::new("sentence-transformers/all-MiniLM-L6-v2", SentenceTransformer, 512, minilm(6), HF)
-            .aliases(&["minilm", "all-minilm"]),
-        CatalogEntry::new("sentence-transformers/all-MiniLM-L12-v2", SentenceTransformer, 512, minilm(12), HF),
-        CatalogEntry::new("sentence-transformers/all-mpnet-base-v2", SentenceTransformer, 514, bert(12, 768, 12, 3072, 30527, 514), HF),
+        CatalogEntry::new(
+            "google-bert/bert-base-cased",
+            MaskedLm,
+            512,
+            bert(12, 768, 12, 3072, 28996, 512),
+            HF,
+        ),
+        CatalogEntry::new(
+            "google-bert/bert-base-multilingual-cased",
+            MaskedLm,
+            512,
+            bert(12, 768, 12, 3072, 119_547, 512),
+            HF,
+        )
+        .aliases(&["mbert"]),
+        CatalogEntry::new(
+            "FacebookAI/roberta-base",
+            MaskedLm,
+            514,
+            bert(12, 768, 12, 3072, 50265, 514),
+            HF,
+        )
+        .aliases(&["roberta"]),
+        CatalogEntry::new(
+            "FacebookAI/roberta-large",
+            MaskedLm,
+            514,
+            bert(24, 1024, 16, 4096, 50265, 514),
+            HF,
+        ),
+        CatalogEntry::new(
+            "FacebookAI/xlm-roberta-base",
+            MaskedLm,
+            514,
+            bert(12, 768, 12, 3072, 250_002, 514),
+            HF,
+        ),
+        CatalogEntry::new(
+            "distilbert/distilbert-base-uncased",
+            MaskedLm,
+            512,
+            bert(6, 768, 12, 3072, 30522, 512),
+            HF,
+        )
+        .aliases(&["distilbert"]),
+        CatalogEntry::new(
+            "microsoft/deberta-v3-base",
+            MaskedLm,
+            512,
+            bert(12, 768, 12, 3072, 128_100, 0),
+            HF,
+        ),
+        CatalogEntry::new(
+            "sentence-transformers/all-MiniLM-L6-v2",
+            SentenceTransformer,
+            512,
+            minilm(6),
+            HF,
+        )
+        .aliases(&["minilm", "all-minilm"]),
+        CatalogEntry::new(
+            "sentence-transformers/all-MiniLM-L12-v2",
+            SentenceTransformer,
+            512,
+            minilm(12),
+            HF,
+        ),
+        CatalogEntry::new(
+            "sentence-transformers/all-mpnet-base-v2",
+            SentenceTransformer,
+            514,
+            bert(12, 768, 12, 3072, 30527, 514),
+            HF,
+        ),
         CatalogEntry::new("BAAI/bge-small-en-v1.5", SentenceTransformer, 512, minilm(12), HF),
         CatalogEntry::new("BAAI/bge-base-en-v1.5", SentenceTransformer, 512, bert_base(), HF),
         CatalogEntry::new("BAAI/bge-large-en-v1.5", SentenceTransformer, 512, bert_large(), HF),
         CatalogEntry::new("intfloat/e5-base-v2", SentenceTransformer, 512, bert_base(), HF),
         CatalogEntry::new("intfloat/e5-large-v2", SentenceTransformer, 512, bert_large(), HF),
-        CatalogEntry::new("dslim/bert-base-NER", TokenClassifier, 512, bert(12, 768, 12, 3072, 28996, 512), HF),
+        CatalogEntry::new(
+            "dslim/bert-base-NER",
+            TokenClassifier,
+            512,
+            bert(12, 768, 12, 3072, 28996, 512),
+            HF,
+        ),
         CatalogEntry::new(
             "distilbert/distilbert-base-uncased-finetuned-sst-2-english",
             TextClassifier,
@@ -77,24 +145,84 @@ fn text_generation() -> Vec<CatalogEntry> {
     let mistral_7b = || vec![llama(32, 4096, 32, 8, 14336, 32000, false).component()];
     let qwen25_7b = || vec![llama(28, 3584, 28, 4, 18944, 152_064, false).component()];
     vec![
-        CatalogEntry::new("openai-community/gpt2", CausalLm, 1024, gpt2(12, 768, 12, 50257, 1024), HF).aliases(&["gpt-2", "gpt2-small"]),
-        CatalogEntry::new("openai-community/gpt2-medium", CausalLm, 1024, gpt2(24, 1024, 16, 50257, 1024), HF),
-        CatalogEntry::new("openai-community/gpt2-large", CausalLm, 1024, gpt2(36, 1280, 20, 50257, 1024), HF),
-        CatalogEntry::new("openai-community/gpt2-xl", CausalLm, 1024, gpt2(48, 1600, 25, 50257, 1024), HF),
-        CatalogEntry::new("distilbert/distilgpt2", CausalLm, 1024, gpt2(6, 768, 12, 50257, 1024), HF),
+        CatalogEntry::new(
+            "openai-community/gpt2",
+            CausalLm,
+            1024,
+            gpt2(12, 768, 12, 50257, 1024),
+            HF,
+        )
+        .aliases(&["gpt-2", "gpt2-small"]),
+        CatalogEntry::new(
+            "openai-community/gpt2-medium",
+            CausalLm,
+            1024,
+            gpt2(24, 1024, 16, 50257, 1024),
+            HF,
+        ),
+        CatalogEntry::new(
+            "openai-community/gpt2-large",
+            CausalLm,
+            1024,
+            gpt2(36, 1280, 20, 50257, 1024),
+            HF,
+        ),
+        CatalogEntry::new(
+            "openai-community/gpt2-xl",
+            CausalLm,
+            1024,
+            gpt2(48, 1600, 25, 50257, 1024),
+            HF,
+        ),
+        CatalogEntry::new(
+            "distilbert/distilgpt2",
+            CausalLm,
+            1024,
+            gpt2(6, 768, 12, 50257, 1024),
+            HF,
+        ),
         CatalogEntry::new("facebook/opt-125m", CausalLm, 2048, gpt2(12, 768, 12, 50272, 2050), HF),
-        CatalogEntry::new("meta-llama/Llama-2-7b-hf", CausalLm, 4096, llama2_7b(), HF).aliases(&["llama-2-7b", "llama 2 7b", "llama2-7b"]),
-        CatalogEntry::new("meta-llama/Llama-2-7b-chat-hf", ChatModel, 4096, llama2_7b(), HF).aliases(&["llama 2 7b chat"]),
-        CatalogEntry::new("meta-llama/Llama-2-13b-hf", CausalLm, 4096, vec![llama(40, 5120, 40, 40, 13824, 32000, false).component()], HF)
-            .aliases(&["llama-2-13b", "llama 2 13b"]),
-        CatalogEntry::new("meta-llama/Llama-2-70b-hf", CausalLm, 4096, vec![llama(80, 8192, 64, 8, 28672, 32000, false).component()], HF)
-            .aliases(&["llama-2-70b", "llama 2 70b"]),
-        CatalogEntry::new("meta-llama/Meta-Llama-3-8B", CausalLm, 8192, llama3_8b(), HF).aliases(&["llama-3-8b", "llama 3 8b", "llama3-8b"]),
-        CatalogEntry::new("meta-llama/Meta-Llama-3-8B-Instruct", ChatModel, 8192, llama3_8b(), HF).aliases(&["llama 3 8b instruct"]),
-        CatalogEntry::new("meta-llama/Meta-Llama-3-70B", CausalLm, 8192, llama3_70b(), HF).aliases(&["llama-3-70b", "llama 3 70b", "llama3-70b"]),
-        CatalogEntry::new("meta-llama/Llama-3.1-8B", CausalLm, 131_072, llama3_8b(), HF).aliases(&["llama-3.1-8b", "llama 3.1 8b"]),
-        CatalogEntry::new("meta-llama/Llama-3.1-8B-Instruct", ChatModel, 131_072, llama3_8b(), HF).aliases(&["llama 3.1 8b instruct"]),
-        CatalogEntry::new("meta-llama/Llama-3.1-70B", CausalLm, 131_072, llama3_70b(), HF).aliases(&["llama-3.1-70b", "llama 3.1 70b"]),
+        CatalogEntry::new("meta-llama/Llama-2-7b-hf", CausalLm, 4096, llama2_7b(), HF).aliases(&[
+            "llama-2-7b",
+            "llama 2 7b",
+            "llama2-7b",
+        ]),
+        CatalogEntry::new("meta-llama/Llama-2-7b-chat-hf", ChatModel, 4096, llama2_7b(), HF)
+            .aliases(&["llama 2 7b chat"]),
+        CatalogEntry::new(
+            "meta-llama/Llama-2-13b-hf",
+            CausalLm,
+            4096,
+            vec![llama(40, 5120, 40, 40, 13824, 32000, false).component()],
+            HF,
+        )
+        .aliases(&["llama-2-13b", "llama 2 13b"]),
+        CatalogEntry::new(
+            "meta-llama/Llama-2-70b-hf",
+            CausalLm,
+            4096,
+            vec![llama(80, 8192, 64, 8, 28672, 32000, false).component()],
+            HF,
+        )
+        .aliases(&["llama-2-70b", "llama 2 70b"]),
+        CatalogEntry::new("meta-llama/Meta-Llama-3-8B", CausalLm, 8192, llama3_8b(), HF).aliases(&[
+            "llama-3-8b",
+            "llama 3 8b",
+            "llama3-8b",
+        ]),
+        CatalogEntry::new("meta-llama/Meta-Llama-3-8B-Instruct", ChatModel, 8192, llama3_8b(), HF)
+            .aliases(&["llama 3 8b instruct"]),
+        CatalogEntry::new("meta-llama/Meta-Llama-3-70B", CausalLm, 8192, llama3_70b(), HF).aliases(&[
+            "llama-3-70b",
+            "llama 3 70b",
+            "llama3-70b",
+        ]),
+        CatalogEntry::new("meta-llama/Llama-3.1-8B", CausalLm, 131_072, llama3_8b(), HF)
+            .aliases(&["llama-3.1-8b", "llama 3.1 8b"]),
+        CatalogEntry::new("meta-llama/Llama-3.1-8B-Instruct", ChatModel, 131_072, llama3_8b(), HF)
+            .aliases(&["llama 3.1 8b instruct"]),
+        CatalogEntry::new("meta-llama/Llama-3.1-70B", CausalLm, 131_072, llama3_70b(), HF)
+            .aliases(&["llama-3.1-70b", "llama 3.1 70b"]),
         CatalogEntry::new(
             "meta-llama/Llama-3.1-405B",
             CausalLm,
@@ -119,10 +247,18 @@ fn text_generation() -> Vec<CatalogEntry> {
             HF,
         )
         .aliases(&["llama-3.2-3b", "llama 3.2 3b"]),
-        CatalogEntry::new("TinyLlama/TinyLlama-1.1B-Chat-v1.0", ChatModel, 2048, vec![llama(22, 2048, 32, 4, 5632, 32000, false).component()], HF)
-            .aliases(&["tinyllama"]),
-        CatalogEntry::new("mistralai/Mistral-7B-v0.1", CausalLm, 32768, mistral_7b(), HF).aliases(&["mistral-7b", "mistral 7b"]),
-        CatalogEntry::new("mistralai/Mistral-7B-Instruct-v0.2", ChatModel, 32768, mistral_7b(), HF).aliases(&["mistral 7b instruct"]),
+        CatalogEntry::new(
+            "TinyLlama/TinyLlama-1.1B-Chat-v1.0",
+            ChatModel,
+            2048,
+            vec![llama(22, 2048, 32, 4, 5632, 32000, false).component()],
+            HF,
+        )
+        .aliases(&["tinyllama"]),
+        CatalogEntry::new("mistralai/Mistral-7B-v0.1", CausalLm, 32768, mistral_7b(), HF)
+            .aliases(&["mistral-7b", "mistral 7b"]),
+        CatalogEntry::new("mistralai/Mistral-7B-Instruct-v0.2", ChatModel, 32768, mistral_7b(), HF)
+            .aliases(&["mistral 7b instruct"]),
         CatalogEntry::new(
             "mistralai/Mixtral-8x7B-v0.1",
             CausalLm,
@@ -135,7 +271,9 @@ fn text_generation() -> Vec<CatalogEntry> {
             "microsoft/phi-2",
             CausalLm,
             2048,
-            vec![stack(StackRole::Decoder, Modality::Text, 32, 2560, 32, 10240).vocab(51200, false).component()],
+            vec![stack(StackRole::Decoder, Modality::Text, 32, 2560, 32, 10240)
+                .vocab(51200, false)
+                .component()],
             HF,
         )
         .aliases(&["phi-2", "phi2"]),
@@ -204,8 +342,10 @@ fn text_generation() -> Vec<CatalogEntry> {
             HF,
         )
         .aliases(&["qwen2.5-1.5b"]),
-        CatalogEntry::new("Qwen/Qwen2.5-7B", CausalLm, 131_072, qwen25_7b(), HF).aliases(&["qwen2.5-7b", "qwen 2.5 7b"]),
-        CatalogEntry::new("Qwen/Qwen2.5-7B-Instruct", ChatModel, 32768, qwen25_7b(), HF).aliases(&["qwen2.5-7b-instruct"]),
+        CatalogEntry::new("Qwen/Qwen2.5-7B", CausalLm, 131_072, qwen25_7b(), HF)
+            .aliases(&["qwen2.5-7b", "qwen 2.5 7b"]),
+        CatalogEntry::new("Qwen/Qwen2.5-7B-Instruct", ChatModel, 32768, qwen25_7b(), HF)
+            .aliases(&["qwen2.5-7b-instruct"]),
         CatalogEntry::new(
             "Qwen/Qwen2.5-72B",
             CausalLm,
@@ -214,16 +354,78 @@ fn text_generation() -> Vec<CatalogEntry> {
             HF,
         )
         .aliases(&["qwen2.5-72b"]),
-        CatalogEntry::new("google-t5/t5-small", Seq2seq, 512, t5(512, 2048, 8, 6, 32128, false, true), HF),
-        CatalogEntry::new("google-t5/t5-base", Seq2seq, 512, t5(768, 3072, 12, 12, 32128, false, true), HF),
-        CatalogEntry::new("google-t5/t5-large", Seq2seq, 512, t5(1024, 4096, 16, 24, 32128, false, true), HF),
-        CatalogEntry::new("google/flan-t5-small", Seq2seq, 512, t5(512, 1024, 6, 8, 32128, true, false), HF),
-        CatalogEntry::new("google/flan-t5-base", Seq2seq, 512, t5(768, 2048, 12, 12, 32128, true, false), HF).aliases(&["flan-t5"]),
-        CatalogEntry::new("google/flan-t5-large", Seq2seq, 512, t5(1024, 2816, 16, 24, 32128, true, false), HF),
-        CatalogEntry::new("google/flan-t5-xl", Seq2seq, 512, t5(2048, 5120, 32, 24, 32128, true, false), HF),
-        CatalogEntry::new("facebook/bart-base", Seq2seq, 1024, bart(768, 6, 12, 3072, 50265, 1026), HF).aliases(&["bart"]),
-        CatalogEntry::new("facebook/bart-large", Seq2seq, 1024, bart(1024, 12, 16, 4096, 50265, 1026), HF),
-        CatalogEntry::new("facebook/bart-large-cnn", Seq2seq, 1024, bart(1024, 12, 16, 4096, 50264, 1026), HF),
+        CatalogEntry::new(
+            "google-t5/t5-small",
+            Seq2seq,
+            512,
+            t5(512, 2048, 8, 6, 32128, false, true),
+            HF,
+        ),
+        CatalogEntry::new(
+            "google-t5/t5-base",
+            Seq2seq,
+            512,
+            t5(768, 3072, 12, 12, 32128, false, true),
+            HF,
+        ),
+        CatalogEntry::new(
+            "google-t5/t5-large",
+            Seq2seq,
+            512,
+            t5(1024, 4096, 16, 24, 32128, false, true),
+            HF,
+        ),
+        CatalogEntry::new(
+            "google/flan-t5-small",
+            Seq2seq,
+            512,
+            t5(512, 1024, 6, 8, 32128, true, false),
+            HF,
+        ),
+        CatalogEntry::new(
+            "google/flan-t5-base",
+            Seq2seq,
+            512,
+            t5(768, 2048, 12, 12, 32128, true, false),
+            HF,
+        )
+        .aliases(&["flan-t5"]),
+        CatalogEntry::new(
+            "google/flan-t5-large",
+            Seq2seq,
+            512,
+            t5(1024, 2816, 16, 24, 32128, true, false),
+            HF,
+        ),
+        CatalogEntry::new(
+            "google/flan-t5-xl",
+            Seq2seq,
+            512,
+            t5(2048, 5120, 32, 24, 32128, true, false),
+            HF,
+        ),
+        CatalogEntry::new(
+            "facebook/bart-base",
+            Seq2seq,
+            1024,
+            bart(768, 6, 12, 3072, 50265, 1026),
+            HF,
+        )
+        .aliases(&["bart"]),
+        CatalogEntry::new(
+            "facebook/bart-large",
+            Seq2seq,
+            1024,
+            bart(1024, 12, 16, 4096, 50265, 1026),
+            HF,
+        ),
+        CatalogEntry::new(
+            "facebook/bart-large-cnn",
+            Seq2seq,
+            1024,
+            bart(1024, 12, 16, 4096, 50264, 1026),
+            HF,
+        ),
     ]
 }
 
@@ -293,24 +495,92 @@ fn vision() -> Vec<CatalogEntry> {
 
 fn audio() -> Vec<CatalogEntry> {
     vec![
-        CatalogEntry::new("openai/whisper-tiny", SpeechRecognition, 448, whisper(384, 4, 6, 1536, 51865, 80), HF),
-        CatalogEntry::new("openai/whisper-base", SpeechRecognition, 448, whisper(512, 6, 8, 2048, 51865, 80), HF),
-        CatalogEntry::new("openai/whisper-small", SpeechRecognition, 448, whisper(768, 12, 12, 3072, 51865, 80), HF),
-        CatalogEntry::new("openai/whisper-medium", SpeechRecognition, 448, whisper(1024, 24, 16, 4096, 51865, 80), HF),
-        CatalogEntry::new("openai/whisper-large-v3", SpeechRecognition, 448, whisper(1280, 32, 20, 5120, 51866, 128), HF)
-            .aliases(&["whisper-large"]),
-        CatalogEntry::new("facebook/wav2vec2-base-960h", SpeechRecognition, 0, wav2vec2(12, 768, 12, 3072), HF).aliases(&["wav2vec2", "wav2vec2-base"]),
-        CatalogEntry::new("facebook/wav2vec2-large-960h", SpeechRecognition, 0, wav2vec2(24, 1024, 16, 4096), HF).aliases(&["wav2vec2-large"]),
-        CatalogEntry::new("facebook/hubert-base-ls960", SpeechRecognition, 0, wav2vec2(12, 768, 12, 3072), HF).aliases(&["hubert", "hubert-base"]),
-        CatalogEntry::new("facebook/hubert-large-ls960-ft", SpeechRecognition, 0, wav2vec2(24, 1024, 16, 4096), HF).aliases(&["hubert-large"]),
+        CatalogEntry::new(
+            "openai/whisper-tiny",
+            SpeechRecognition,
+            448,
+            whisper(384, 4, 6, 1536, 51865, 80),
+            HF,
+        ),
+        CatalogEntry::new(
+            "openai/whisper-base",
+            SpeechRecognition,
+            448,
+            whisper(512, 6, 8, 2048, 51865, 80),
+            HF,
+        ),
+        CatalogEntry::new(
+            "openai/whisper-small",
+            SpeechRecognition,
+            448,
+            whisper(768, 12, 12, 3072, 51865, 80),
+            HF,
+        ),
+        CatalogEntry::new(
+            "openai/whisper-medium",
+            SpeechRecognition,
+            448,
+            whisper(1024, 24, 16, 4096, 51865, 80),
+            HF,
+        ),
+        CatalogEntry::new(
+            "openai/whisper-large-v3",
+            SpeechRecognition,
+            448,
+            whisper(1280, 32, 20, 5120, 51866, 128),
+            HF,
+        )
+        .aliases(&["whisper-large"]),
+        CatalogEntry::new(
+            "facebook/wav2vec2-base-960h",
+            SpeechRecognition,
+            0,
+            wav2vec2(12, 768, 12, 3072),
+            HF,
+        )
+        .aliases(&["wav2vec2", "wav2vec2-base"]),
+        CatalogEntry::new(
+            "facebook/wav2vec2-large-960h",
+            SpeechRecognition,
+            0,
+            wav2vec2(24, 1024, 16, 4096),
+            HF,
+        )
+        .aliases(&["wav2vec2-large"]),
+        CatalogEntry::new(
+            "facebook/hubert-base-ls960",
+            SpeechRecognition,
+            0,
+            wav2vec2(12, 768, 12, 3072),
+            HF,
+        )
+        .aliases(&["hubert", "hubert-base"]),
+        CatalogEntry::new(
+            "facebook/hubert-large-ls960-ft",
+            SpeechRecognition,
+            0,
+            wav2vec2(24, 1024, 16, 4096),
+            HF,
+        )
+        .aliases(&["hubert-large"]),
         CatalogEntry::new(
             "microsoft/speecht5_tts",
             TextToSpeech,
             600,
             vec![
-                stack(StackRole::Encoder, Modality::Text, 12, 768, 12, 3072).vocab(81, true).component(),
+                stack(StackRole::Encoder, Modality::Text, 12, 768, 12, 3072)
+                    .vocab(81, true)
+                    .component(),
                 // The decoder consumes and emits 80-bin mel frames (no text vocabulary).
-                stack(StackRole::CrossDecoder, Modality::Audio { frames: 600 }, 6, 768, 12, 3072).component(),
+                stack(
+                    StackRole::CrossDecoder,
+                    Modality::Audio { frames: 600 },
+                    6,
+                    768,
+                    12,
+                    3072,
+                )
+                .component(),
             ],
             HF,
         )
@@ -320,7 +590,11 @@ fn audio() -> Vec<CatalogEntry> {
             AudioClassifier,
             0,
             // 1024 frames × 128 mel bins in 16×16 patches at stride 10: 101 × 12 = 1212 patches + 2 tokens.
-            vec![stack(StackRole::Encoder, Modality::Audio { frames: 1214 }, 12, 768, 12, 3072).positions(1214).component()],
+            vec![
+                stack(StackRole::Encoder, Modality::Audio { frames: 1214 }, 12, 768, 12, 3072)
+                    .positions(1214)
+                    .component(),
+            ],
             HF,
         )
         .aliases(&["ast", "audio-spectrogram-transformer"]),
@@ -334,7 +608,13 @@ fn multimodal() -> Vec<CatalogEntry> {
             .positions(77)
             .component()
     };
-    let projections = |vision: u64, text: u64, embed: u64| dense("image/text projections", (vision + text) * embed, 2 * (vision + text) * embed);
+    let projections = |vision: u64, text: u64, embed: u64| {
+        dense(
+            "image/text projections",
+            (vision + text) * embed,
+            2 * (vision + text) * embed,
+        )
+    };
     let clip_b = |patch| {
         vec![
             vit(12, 768, 12, 3072, 224, patch).component(),
@@ -352,13 +632,19 @@ fn multimodal() -> Vec<CatalogEntry> {
         ]
     };
     vec![
-        CatalogEntry::new("openai/clip-vit-base-patch32", ImageTextEncoder, 77, clip_b(32), HF).aliases(&["clip", "clip-vit-b/32"]),
-        CatalogEntry::new("openai/clip-vit-base-patch16", ImageTextEncoder, 77, clip_b(16), HF).aliases(&["clip-vit-b/16"]),
+        CatalogEntry::new("openai/clip-vit-base-patch32", ImageTextEncoder, 77, clip_b(32), HF)
+            .aliases(&["clip", "clip-vit-b/32"]),
+        CatalogEntry::new("openai/clip-vit-base-patch16", ImageTextEncoder, 77, clip_b(16), HF)
+            .aliases(&["clip-vit-b/16"]),
         CatalogEntry::new(
             "openai/clip-vit-large-patch14",
             ImageTextEncoder,
             77,
-            vec![vit(24, 1024, 16, 4096, 224, 14).component(), clip_text(12, 768, 12, 3072), projections(1024, 768, 768)],
+            vec![
+                vit(24, 1024, 16, 4096, 224, 14).component(),
+                clip_text(12, 768, 12, 3072),
+                projections(1024, 768, 768),
+            ],
             HF,
         )
         .aliases(&["clip-vit-l/14", "clip-large"]),
@@ -369,8 +655,15 @@ fn multimodal() -> Vec<CatalogEntry> {
             vec![
                 vit(12, 768, 12, 3072, 224, 16).component(),
                 // Multihead attention-pooling head: one attention block and one MLP at width 768.
-                dense("attention-pooling head", 4 * 768 * 768 + 2 * 768 * 3072, 2 * (4 * 768 * 768 + 2 * 768 * 3072)),
-                stack(StackRole::Encoder, Modality::Text, 12, 768, 12, 3072).vocab(32000, true).positions(64).component(),
+                dense(
+                    "attention-pooling head",
+                    4 * 768 * 768 + 2 * 768 * 3072,
+                    2 * (4 * 768 * 768 + 2 * 768 * 3072),
+                ),
+                stack(StackRole::Encoder, Modality::Text, 12, 768, 12, 3072)
+                    .vocab(32000, true)
+                    .positions(64)
+                    .component(),
                 dense("text head", 768 * 768, 2 * 768 * 768),
             ],
             HF,
@@ -390,8 +683,22 @@ fn multimodal() -> Vec<CatalogEntry> {
             HF,
         )
         .aliases(&["blip", "blip-base"]),
-        CatalogEntry::new("llava-hf/llava-1.5-7b-hf", VisionLanguage, 4096, llava(32, 4096, 32, 11008), HF).aliases(&["llava", "llava-1.5-7b"]),
-        CatalogEntry::new("llava-hf/llava-1.5-13b-hf", VisionLanguage, 4096, llava(40, 5120, 40, 13824), HF).aliases(&["llava-1.5-13b"]),
+        CatalogEntry::new(
+            "llava-hf/llava-1.5-7b-hf",
+            VisionLanguage,
+            4096,
+            llava(32, 4096, 32, 11008),
+            HF,
+        )
+        .aliases(&["llava", "llava-1.5-7b"]),
+        CatalogEntry::new(
+            "llava-hf/llava-1.5-13b-hf",
+            VisionLanguage,
+            4096,
+            llava(40, 5120, 40, 13824),
+            HF,
+        )
+        .aliases(&["llava-1.5-13b"]),
         CatalogEntry::new(
             "microsoft/layoutlm-base-uncased",
             DocumentQa,

@@ -57,7 +57,13 @@ pub struct CatalogEntry {
 }
 
 impl CatalogEntry {
-    fn new(id: &str, subfamily: Subfamily, max_positions: u32, components: Vec<Component>, reference: &'static str) -> Self {
+    fn new(
+        id: &str,
+        subfamily: Subfamily,
+        max_positions: u32,
+        components: Vec<Component>,
+        reference: &'static str,
+    ) -> Self {
         let spec = ModelSpec {
             name: String::from(id),
             family: subfamily.family(),
@@ -65,7 +71,12 @@ impl CatalogEntry {
             components,
             max_positions,
         };
-        let mut entry = Self { spec, aliases: &[], reference, keys: Vec::new() };
+        let mut entry = Self {
+            spec,
+            aliases: &[],
+            reference,
+            keys: Vec::new(),
+        };
         entry.rebuild_keys();
         entry
     }
@@ -109,7 +120,9 @@ impl CatalogEntry {
     fn resolved(&self) -> ResolvedModel {
         ResolvedModel {
             spec: self.spec.clone(),
-            source: SpecSource::Catalog { reference: String::from(self.reference) },
+            source: SpecSource::Catalog {
+                reference: String::from(self.reference),
+            },
         }
     }
 }
@@ -124,7 +137,9 @@ impl Catalog {
     /// The models hwfit knows out of the box.
     #[must_use]
     pub fn builtin() -> Self {
-        Self { entries: entries::all() }
+        Self {
+            entries: entries::all(),
+        }
     }
 
     /// All entries, in catalog order (grouped by family).
@@ -140,7 +155,10 @@ impl Catalog {
         if key.is_empty() {
             return None;
         }
-        self.entries.iter().find(|e| e.keys.contains(&key)).map(CatalogEntry::resolved)
+        self.entries
+            .iter()
+            .find(|e| e.keys.contains(&key))
+            .map(CatalogEntry::resolved)
     }
 
     /// Resolves a name: a catalog model, else an estimate read from the name (`-7b`, `-350m`,
@@ -170,7 +188,13 @@ impl Catalog {
                 let best = e
                     .keys
                     .iter()
-                    .map(|k| if k.contains(&key) || key.contains(k.as_str()) { 1 } else { edit_distance(&key, k) })
+                    .map(|k| {
+                        if k.contains(&key) || key.contains(k.as_str()) {
+                            1
+                        } else {
+                            edit_distance(&key, k)
+                        }
+                    })
                     .min()?;
                 (best <= limit).then_some((best, e.spec.name.as_str()))
             })
@@ -183,8 +207,8 @@ impl Catalog {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use alloc::string::ToString;
     use crate::Family;
+    use alloc::string::ToString;
 
     #[test]
     fn catalog_has_at_least_sixty_models_across_all_five_families() {
@@ -199,10 +223,22 @@ mod tests {
     #[test]
     fn names_resolve_with_and_without_org_in_any_case() {
         let catalog = Catalog::builtin();
-        for name in ["bert-base-uncased", "google-bert/bert-base-uncased", "BERT-BASE-UNCASED", "bert_base_uncased"] {
-            assert_eq!(catalog.lookup(name).unwrap().spec.name, "google-bert/bert-base-uncased", "{name}");
+        for name in [
+            "bert-base-uncased",
+            "google-bert/bert-base-uncased",
+            "BERT-BASE-UNCASED",
+            "bert_base_uncased",
+        ] {
+            assert_eq!(
+                catalog.lookup(name).unwrap().spec.name,
+                "google-bert/bert-base-uncased",
+                "{name}"
+            );
         }
-        assert_eq!(catalog.lookup("Llama 3 8B").unwrap().spec.name, "meta-llama/Meta-Llama-3-8B");
+        assert_eq!(
+            catalog.lookup("Llama 3 8B").unwrap().spec.name,
+            "meta-llama/Meta-Llama-3-8B"
+        );
         assert_eq!(catalog.lookup("gpt2").unwrap().spec.name, "openai-community/gpt2");
     }
 

@@ -44,21 +44,27 @@ fn modality(family: &str) -> Option<&'static str> {
 
 fn collect_name_evidence<'a>(families: &'a [CompiledFamily], tokens: &[String], penalty: f64) -> Vec<Evidence<'a>> {
     let mut found = Vec::new();
-    let mut push = |family: &'a str, preference: f64, subfamily: Option<&'a str>, kw: &Keyword, base: f64, is_keyword: bool| {
-        let Some(kind) = kw.find(tokens) else { return };
-        if !is_keyword && kind == MatchKind::Affix {
-            return; // hints count only as whole words
-        }
-        let weight = if kind == MatchKind::Affix { base - AFFIX_PENALTY } else { base } + preference - penalty;
-        let label = if is_keyword { "keyword" } else { "hint" };
-        found.push(Evidence {
-            family,
-            subfamily,
-            weight,
-            exact_keyword: is_keyword && kind == MatchKind::Exact,
-            what: format!("{label} '{}'", kw.text),
-        });
-    };
+    let mut push =
+        |family: &'a str, preference: f64, subfamily: Option<&'a str>, kw: &Keyword, base: f64, is_keyword: bool| {
+            let Some(kind) = kw.find(tokens) else { return };
+            if !is_keyword && kind == MatchKind::Affix {
+                return; // hints count only as whole words
+            }
+            let weight = if kind == MatchKind::Affix {
+                base - AFFIX_PENALTY
+            } else {
+                base
+            } + preference
+                - penalty;
+            let label = if is_keyword { "keyword" } else { "hint" };
+            found.push(Evidence {
+                family,
+                subfamily,
+                weight,
+                exact_keyword: is_keyword && kind == MatchKind::Exact,
+                what: format!("{label} '{}'", kw.text),
+            });
+        };
     for fam in families {
         let pref = if fam.preferred { PREFERRED_BONUS } else { 0.0 };
         for kw in &fam.keywords {
@@ -89,7 +95,11 @@ fn decide(source: &str, evidence: &[Evidence<'_>]) -> Analysis {
     }
     let best = by_family
         .iter()
-        .max_by(|a, b| (a.1 .0, a.1 .1).partial_cmp(&(b.1 .0, b.1 .1)).unwrap_or(core::cmp::Ordering::Equal))
+        .max_by(|a, b| {
+            (a.1 .0, a.1 .1)
+                .partial_cmp(&(b.1 .0, b.1 .1))
+                .unwrap_or(core::cmp::Ordering::Equal)
+        })
         .map(|(f, (w, _))| (*f, *w));
     let Some((family, confidence)) = best else {
         return Analysis::none(source);
@@ -105,7 +115,15 @@ fn decide(source: &str, evidence: &[Evidence<'_>]) -> Analysis {
         confidence,
         subfamily: sub.map(|(s, _)| String::from(s)),
         subfamily_confidence: sub.map(|(_, w)| w),
-        evidence: evidence.iter().filter(|e| e.family == family).map(|e| e.what.clone()).collect(),
+        evidence: {
+            let mut seen: Vec<String> = Vec::new();
+            for e in evidence.iter().filter(|e| e.family == family) {
+                if !seen.contains(&e.what) {
+                    seen.push(e.what.clone());
+                }
+            }
+            seen
+        },
     }
 }
 
@@ -131,7 +149,13 @@ pub fn name_analysis(families: &[CompiledFamily], name: &str) -> Analysis {
             modalities.len(),
             modalities.iter().map(|(_, w)| *w).collect::<Vec<_>>().join(" + ")
         );
-        evidence.push(Evidence { family: "multimodal", subfamily: None, weight: TWO_MODALITIES, exact_keyword: false, what });
+        evidence.push(Evidence {
+            family: "multimodal",
+            subfamily: None,
+            weight: TWO_MODALITIES,
+            exact_keyword: false,
+            what,
+        });
     }
     if evidence.is_empty() {
         if let Some((count, basis)) = parameters_in_name(name) {
@@ -155,7 +179,10 @@ pub fn class_analysis(families: &[CompiledFamily], class: &str) -> Analysis {
     let key = normalize_key(class);
     let mut arch: Option<(&str, Option<&str>, &Keyword)> = None;
     for fam in families {
-        let subs = fam.subfamilies.iter().flat_map(|s| s.keywords.iter().map(move |k| (Some(s.name.as_str()), k)));
+        let subs = fam
+            .subfamilies
+            .iter()
+            .flat_map(|s| s.keywords.iter().map(move |k| (Some(s.name.as_str()), k)));
         for (sub, kw) in fam.keywords.iter().map(|k| (None, k)).chain(subs) {
             if kw.starts(&key) && arch.is_none_or(|(_, _, best)| kw.specificity() > best.specificity()) {
                 arch = Some((fam.name.as_str(), sub, kw));
@@ -164,11 +191,11 @@ pub fn class_analysis(families: &[CompiledFamily], class: &str) -> Analysis {
     }
     let mut head: Option<(&str, Option<&str>, &str)> = None;
     for fam in families {
-        let patterns = fam
-            .def.class_patterns
-            .iter()
-            .map(|p| (None, p))
-            .chain(fam.subfamilies.iter().flat_map(|s| s.def.class_patterns.iter().map(move |p| (Some(s.name.as_str()), p))));
+        let patterns = fam.def.class_patterns.iter().map(|p| (None, p)).chain(
+            fam.subfamilies
+                .iter()
+                .flat_map(|s| s.def.class_patterns.iter().map(move |p| (Some(s.name.as_str()), p))),
+        );
         for (sub, pattern) in patterns {
             let fits_arch = arch.is_none_or(|(f, _, _)| f == fam.name);
             let longer = head.is_none_or(|(_, _, best)| pattern.len() > best.len());
@@ -179,10 +206,22 @@ pub fn class_analysis(families: &[CompiledFamily], class: &str) -> Analysis {
     }
     let mut evidence = Vec::new();
     if let Some((family, sub, kw)) = arch {
-        evidence.push(Evidence { family, subfamily: sub, weight: 0.9, exact_keyword: true, what: format!("architecture '{}'", kw.text) });
+        evidence.push(Evidence {
+            family,
+            subfamily: sub,
+            weight: 0.9,
+            exact_keyword: true,
+            what: format!("architecture '{}'", kw.text),
+        });
     }
     if let Some((family, sub, pattern)) = head {
-        evidence.push(Evidence { family, subfamily: sub, weight: 0.85, exact_keyword: false, what: format!("head '{pattern}'") });
+        evidence.push(Evidence {
+            family,
+            subfamily: sub,
+            weight: 0.85,
+            exact_keyword: false,
+            what: format!("head '{pattern}'"),
+        });
     }
     decide("class_analysis", &evidence)
 }
@@ -199,7 +238,10 @@ fn list_analysis<'a>(
         let key = normalize_key(item);
         for fam in families {
             if pick(&fam.def).iter().any(|t| normalize_key(t) == key) {
-                let sub = fam.subfamilies.iter().find(|s| pick(&s.def).iter().any(|t| normalize_key(t) == key));
+                let sub = fam
+                    .subfamilies
+                    .iter()
+                    .find(|s| pick(&s.def).iter().any(|t| normalize_key(t) == key));
                 evidence.push(Evidence {
                     family: &fam.name,
                     subfamily: sub.map(|s| s.name.as_str()),
@@ -215,7 +257,11 @@ fn list_analysis<'a>(
     // no family claims (`forward`, `text-completion`) carry no evidence either way.
     let recognised = given
         .iter()
-        .filter(|item| families.iter().any(|f| pick(&f.def).iter().any(|t| normalize_key(t) == normalize_key(item))))
+        .filter(|item| {
+            families
+                .iter()
+                .any(|f| pick(&f.def).iter().any(|t| normalize_key(t) == normalize_key(item)))
+        })
         .count();
     if let Some(family) = &analysis.family {
         let agreeing = evidence.iter().filter(|e| e.family == family.as_str()).count();
@@ -239,19 +285,43 @@ pub fn method_analysis(families: &[CompiledFamily], methods: &[String]) -> Analy
 /// multimodal model; support everywhere but the browser back-ends to audio (the seeds' matrix).
 pub fn hardware_analysis(families: &[CompiledFamily], profile: &BTreeMap<String, HardwareCompat>) -> Analysis {
     let compatible = |hw: &str| profile.get(hw).map(|c| c.compatible);
-    let peak = profile.values().filter_map(|c| c.memory_usage.as_ref().and_then(|m| m.peak)).fold(0.0_f64, f64::max);
+    let peak = profile
+        .values()
+        .filter_map(|c| c.memory_usage.as_ref().and_then(|m| m.peak))
+        .fold(0.0_f64, f64::max);
     let mut evidence = Vec::new();
     if peak > 10_000.0 {
-        evidence.push(Evidence { family: "text_generation", subfamily: None, weight: 0.5, exact_keyword: false, what: format!("peak memory {peak:.0} MB") });
+        evidence.push(Evidence {
+            family: "text_generation",
+            subfamily: None,
+            weight: 0.5,
+            exact_keyword: false,
+            what: format!("peak memory {peak:.0} MB"),
+        });
     }
-    let others_refused = ["mps", "rocm", "openvino", "webnn", "webgpu"].iter().filter(|hw| compatible(hw) == Some(false)).count();
+    let others_refused = ["mps", "rocm", "openvino", "webnn", "webgpu"]
+        .iter()
+        .filter(|hw| compatible(hw) == Some(false))
+        .count();
     if compatible("cuda") == Some(true) && others_refused >= 2 {
-        evidence.push(Evidence { family: "multimodal", subfamily: None, weight: 0.4, exact_keyword: false, what: format!("CUDA only ({others_refused} other back-ends incompatible)") });
+        evidence.push(Evidence {
+            family: "multimodal",
+            subfamily: None,
+            weight: 0.4,
+            exact_keyword: false,
+            what: format!("CUDA only ({others_refused} other back-ends incompatible)"),
+        });
     }
     let web_refused = ["webnn", "webgpu"].iter().all(|hw| compatible(hw) == Some(false));
     let native_ok = ["cuda", "mps", "rocm"].iter().all(|hw| compatible(hw) != Some(false));
     if web_refused && native_ok && others_refused == 2 {
-        evidence.push(Evidence { family: "audio", subfamily: None, weight: 0.3, exact_keyword: false, what: String::from("native back-ends only, no web back-ends") });
+        evidence.push(Evidence {
+            family: "audio",
+            subfamily: None,
+            weight: 0.3,
+            exact_keyword: false,
+            what: String::from("native back-ends only, no web back-ends"),
+        });
     }
     evidence.retain(|e| families.iter().any(|f| f.name == e.family));
     decide("hardware_analysis", &evidence)

@@ -48,7 +48,11 @@ pub struct FamilyDefinition {
 
 impl FamilyDefinition {
     fn has_evidence(&self) -> bool {
-        !(self.keywords.is_empty() && self.hints.is_empty() && self.tasks.is_empty() && self.methods.is_empty() && self.class_patterns.is_empty())
+        !(self.keywords.is_empty()
+            && self.hints.is_empty()
+            && self.tasks.is_empty()
+            && self.methods.is_empty()
+            && self.class_patterns.is_empty())
     }
 }
 
@@ -61,7 +65,9 @@ pub fn parse_definitions(json: &str) -> Result<BTreeMap<String, FamilyDefinition
     }
     for (name, def) in &defs {
         if name.trim().is_empty() {
-            return Err(CoreError::InvalidFamilyDefinitions(String::from("a family has an empty name")));
+            return Err(CoreError::InvalidFamilyDefinitions(String::from(
+                "a family has an empty name",
+            )));
         }
         if !def.has_evidence() {
             return Err(CoreError::InvalidFamilyDefinitions(format!(
@@ -104,11 +110,17 @@ mod tests {
 
     #[test]
     fn bad_definitions_are_refused_with_the_reason() {
-        let err = parse_definitions(r#"{"retrieval": {"keywords": "rag"}}"#).unwrap_err().to_string();
+        let err = parse_definitions(r#"{"retrieval": {"keywords": "rag"}}"#)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("invalid type"), "{err}");
-        let err = parse_definitions(r#"{"retrieval": {"keywordz": ["rag"]}}"#).unwrap_err().to_string();
+        let err = parse_definitions(r#"{"retrieval": {"keywordz": ["rag"]}}"#)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("unknown field `keywordz`"), "{err}");
-        let err = parse_definitions(r#"{"retrieval": {"description": "x"}}"#).unwrap_err().to_string();
+        let err = parse_definitions(r#"{"retrieval": {"description": "x"}}"#)
+            .unwrap_err()
+            .to_string();
         assert!(err.contains("has no keywords"), "{err}");
         assert!(parse_definitions("{}").is_err());
     }

@@ -41,7 +41,11 @@ impl Keyword {
     /// Prepares a keyword.
     #[must_use]
     pub fn new(text: &str) -> Self {
-        Self { text: String::from(text), tokens: words(text), joined: normalize_key(text) }
+        Self {
+            text: String::from(text),
+            tokens: words(text),
+            joined: normalize_key(text),
+        }
     }
 
     /// Whether the keyword occurs in `tokens` (already lower-case words of a name), and how.
@@ -52,7 +56,7 @@ impl Keyword {
         }
         if self.tokens.len() > 1 {
             let phrase = tokens.windows(self.tokens.len()).any(|w| w == self.tokens.as_slice());
-            let written_together = tokens.iter().any(|t| *t == self.joined);
+            let written_together = tokens.contains(&self.joined);
             return (phrase || written_together).then_some(MatchKind::Exact);
         }
         let kw = self.joined.as_str();
@@ -110,7 +114,10 @@ mod tests {
 
     #[test]
     fn phrases() {
-        assert_eq!(find("sentence-t5", "sentence-transformers/sentence-t5-base"), Some(MatchKind::Exact));
+        assert_eq!(
+            find("sentence-t5", "sentence-transformers/sentence-t5-base"),
+            Some(MatchKind::Exact)
+        );
         assert_eq!(find("sentence-t5", "google/t5-sentence"), None);
         assert_eq!(find("speech_to_text", "facebook/s2t-small"), None);
     }

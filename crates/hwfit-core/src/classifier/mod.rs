@@ -47,7 +47,10 @@ impl ClassifyRequest {
     /// A request with the name alone.
     #[must_use]
     pub fn named(name: &str) -> Self {
-        Self { model_name: String::from(name), ..Self::default() }
+        Self {
+            model_name: String::from(name),
+            ..Self::default()
+        }
     }
 }
 
@@ -91,7 +94,14 @@ pub struct Analysis {
 
 impl Analysis {
     fn none(source: &str) -> Self {
-        Self { source: String::from(source), family: None, confidence: 0.0, subfamily: None, subfamily_confidence: None, evidence: Vec::new() }
+        Self {
+            source: String::from(source),
+            family: None,
+            confidence: 0.0,
+            subfamily: None,
+            subfamily_confidence: None,
+            evidence: Vec::new(),
+        }
     }
 }
 
@@ -188,7 +198,12 @@ impl Classifier {
                 subfamilies: def
                     .subfamilies
                     .iter()
-                    .map(|(sub, sd)| CompiledSubfamily { name: sub.clone(), keywords: keywords(&sd.keywords), hints: keywords(&sd.hints), def: sd.clone() })
+                    .map(|(sub, sd)| CompiledSubfamily {
+                        name: sub.clone(),
+                        keywords: keywords(&sd.keywords),
+                        hints: keywords(&sd.hints),
+                        def: sd.clone(),
+                    })
                     .collect(),
                 name,
                 def,
@@ -218,8 +233,12 @@ impl Classifier {
     #[must_use]
     pub fn template_for(&self, family: &str, subfamily: Option<&str>) -> String {
         let fam = self.families.iter().find(|f| f.name == family);
-        let sub_template = fam.and_then(|f| f.subfamilies.iter().find(|s| Some(s.name.as_str()) == subfamily)).and_then(|s| s.def.template.clone());
-        sub_template.or_else(|| fam.and_then(|f| f.def.template.clone())).unwrap_or_else(|| format!("hf_{family}_template.py"))
+        let sub_template = fam
+            .and_then(|f| f.subfamilies.iter().find(|s| Some(s.name.as_str()) == subfamily))
+            .and_then(|s| s.def.template.clone());
+        sub_template
+            .or_else(|| fam.and_then(|f| f.def.template.clone()))
+            .unwrap_or_else(|| format!("hf_{family}_template.py"))
     }
 
     /// Classifies a model from everything the request says about it.
@@ -255,7 +274,10 @@ impl Classifier {
             total += w;
             *scores.entry(a.family.as_deref().unwrap_or_default()).or_default() += w * a.confidence;
         }
-        let winner = scores.iter().max_by(|a, b| a.1.partial_cmp(b.1).unwrap_or(core::cmp::Ordering::Equal)).map(|(f, s)| (String::from(*f), *s));
+        let winner = scores
+            .iter()
+            .max_by(|a, b| a.1.partial_cmp(b.1).unwrap_or(core::cmp::Ordering::Equal))
+            .map(|(f, s)| (String::from(*f), *s));
         let Some((family, score)) = winner else {
             return Classification {
                 model_name: String::from(model_name),
@@ -277,18 +299,28 @@ impl Classifier {
                 *sub_scores.entry(sub).or_default() += w * c;
             }
         }
-        let best_sub = sub_scores.iter().max_by(|a, b| a.1.partial_cmp(b.1).unwrap_or(core::cmp::Ordering::Equal)).map(|(s, c)| (String::from(*s), c / sub_total));
+        let best_sub = sub_scores
+            .iter()
+            .max_by(|a, b| a.1.partial_cmp(b.1).unwrap_or(core::cmp::Ordering::Equal))
+            .map(|(s, c)| (String::from(*s), c / sub_total));
         let fam_def = self.families.iter().find(|f| f.name == family);
         let (subfamily, subfamily_confidence) = match best_sub {
             Some((s, c)) => (Some(s), c),
             // No evidence named a subfamily: the family's default, with half the family's confidence.
-            None => (fam_def.and_then(|f| f.def.default_subfamily.clone()), score / total / 2.0),
+            None => (
+                fam_def.and_then(|f| f.def.default_subfamily.clone()),
+                score / total / 2.0,
+            ),
         };
         let recommended_template = Some(self.template_for(&family, subfamily.as_deref()));
         Classification {
             model_name: String::from(model_name),
             confidence: round3(score / total),
-            subfamily_confidence: if subfamily.is_some() { round3(subfamily_confidence) } else { 0.0 },
+            subfamily_confidence: if subfamily.is_some() {
+                round3(subfamily_confidence)
+            } else {
+                0.0
+            },
             family: Some(family),
             subfamily,
             source: String::from("combined_analysis"),

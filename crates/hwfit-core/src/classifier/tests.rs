@@ -34,9 +34,27 @@ fn seeds_examples() {
 #[test]
 fn seeds_comprehensive_wav2vec2_example() {
     let mut hw = BTreeMap::new();
-    hw.insert("cuda".into(), HardwareCompat { compatible: true, memory_usage: Some(MemoryUsage { peak: Some(1500.0) }) });
-    hw.insert("mps".into(), HardwareCompat { compatible: true, memory_usage: None });
-    hw.insert("rocm".into(), HardwareCompat { compatible: false, memory_usage: None });
+    hw.insert(
+        "cuda".into(),
+        HardwareCompat {
+            compatible: true,
+            memory_usage: Some(MemoryUsage { peak: Some(1500.0) }),
+        },
+    );
+    hw.insert(
+        "mps".into(),
+        HardwareCompat {
+            compatible: true,
+            memory_usage: None,
+        },
+    );
+    hw.insert(
+        "rocm".into(),
+        HardwareCompat {
+            compatible: false,
+            memory_usage: None,
+        },
+    );
     let result = Classifier::builtin().classify(&ClassifyRequest {
         model_name: "facebook/wav2vec2-base-960h".into(),
         model_class: Some("Wav2Vec2ForCTC".into()),
@@ -47,12 +65,24 @@ fn seeds_comprehensive_wav2vec2_example() {
     assert_eq!(result.family.as_deref(), Some("audio"));
     assert_eq!(result.subfamily.as_deref(), Some("speech_recognition"));
     let sources: Vec<&str> = result.analyses.iter().map(|a| a.source.as_str()).collect();
-    assert_eq!(sources, ["name_analysis", "class_analysis", "task_analysis", "method_analysis", "hardware_analysis"]);
+    assert_eq!(
+        sources,
+        [
+            "name_analysis",
+            "class_analysis",
+            "task_analysis",
+            "method_analysis",
+            "hardware_analysis"
+        ]
+    );
 }
 
 #[test]
 fn token_matching_not_substrings() {
-    assert_eq!(family_of("sentence-transformers/sentence-t5-base").as_deref(), Some("embedding"));
+    assert_eq!(
+        family_of("sentence-transformers/sentence-t5-base").as_deref(),
+        Some("embedding")
+    );
     assert_eq!(family_of("allenai/delphi"), None);
     assert_eq!(family_of("facebook/hubert-large-ls960-ft").as_deref(), Some("audio"));
 }
@@ -67,7 +97,11 @@ fn two_modalities_make_a_multimodal_model() {
 fn class_names_decide_architecture_and_head() {
     let c = Classifier::builtin();
     let by_class = |class: &str| {
-        c.classify(&ClassifyRequest { model_name: "my-model".into(), model_class: Some(class.into()), ..Default::default() })
+        c.classify(&ClassifyRequest {
+            model_name: "my-model".into(),
+            model_class: Some(class.into()),
+            ..Default::default()
+        })
     };
     let whisper = by_class("WhisperForConditionalGeneration");
     assert_eq!(whisper.family.as_deref(), Some("audio"));

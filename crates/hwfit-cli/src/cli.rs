@@ -1,0 +1,114 @@
+//! Command-line interface definition (clap derive).
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+use hwfit_core::{Family, HardwareType, Mode, Precision};
+
+/// Which hardware should this ML model run on, how fast, how big.
+#[derive(Debug, Parser)]
+#[command(name = "hwfit", version, about, propagate_version = true)]
+pub struct Cli {
+    /// The command.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Every hwfit command.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Classify a model into a family and subfamily, with the analyses behind it.
+    Classify(ClassifyArgs),
+    /// List the model catalog, or show one model's architecture.
+    Models(ModelsArgs),
+    /// Estimate memory, CPU cores and disk a model needs on a hardware type.
+    Resources(ResourcesArgs),
+    /// Show which hardware types run which model families and precisions.
+    Compat(JsonFlag),
+}
+
+/// `--json` alone.
+#[derive(Debug, Args)]
+pub struct JsonFlag {
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Which model: a name (catalog, or estimated from the name) or a Hugging Face `config.json`.
+#[derive(Debug, Args)]
+pub struct ModelArg {
+    /// Model name or Hugging Face id (e.g. bert-base-uncased, meta-llama/Meta-Llama-3-8B).
+    #[arg(value_name = "MODEL", required_unless_present = "model_config")]
+    pub model: Option<String>,
+    /// A Hugging Face config.json to read the architecture from (the name, if given, labels it).
+    #[arg(long, value_name = "PATH")]
+    pub model_config: Option<PathBuf>,
+}
+
+/// Arguments of `hwfit classify`.
+#[derive(Debug, Args)]
+pub struct ClassifyArgs {
+    #[command(flatten)]
+    pub model: ModelArg,
+    /// The transformers class name (e.g. GPT2LMHeadModel).
+    #[arg(long = "class", value_name = "CLASS")]
+    pub class: Option<String>,
+    /// A Hugging Face pipeline tag (repeatable).
+    #[arg(long = "task", value_name = "TASK")]
+    pub tasks: Vec<String>,
+    /// A method the model offers (repeatable).
+    #[arg(long = "method", value_name = "METHOD")]
+    pub methods: Vec<String>,
+    /// Custom family definitions (JSON) that extend the built-in ones.
+    #[arg(long, value_name = "PATH")]
+    pub families: Option<PathBuf>,
+    /// A model database (JSON) to answer from and to record results in.
+    #[arg(long, value_name = "PATH")]
+    pub model_db: Option<PathBuf>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `hwfit models`.
+#[derive(Debug, Args)]
+pub struct ModelsArgs {
+    /// Show one model's full architecture instead of the list.
+    #[arg(value_name = "MODEL")]
+    pub model: Option<String>,
+    /// A Hugging Face config.json to show instead of a catalog model.
+    #[arg(long, value_name = "PATH", conflicts_with = "family")]
+    pub model_config: Option<PathBuf>,
+    /// Only models of this family.
+    #[arg(long)]
+    pub family: Option<Family>,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `hwfit resources`.
+#[derive(Debug, Args)]
+pub struct ResourcesArgs {
+    #[command(flatten)]
+    pub model: ModelArg,
+    /// Hardware type.
+    #[arg(long, default_value = "cpu")]
+    pub hardware: HardwareType,
+    /// Weight precision (fp32, fp16, bf16, fp8, int8, int4, q4_0, q4_k_m, q5_k_m, q8_0, f16).
+    #[arg(long, default_value = "fp32")]
+    pub precision: Precision,
+    /// Items per step.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub batch_size: u32,
+    /// Tokens per sequence.
+    #[arg(long, default_value_t = 128, allow_negative_numbers = true)]
+    pub seq_length: u32,
+    /// inference or training.
+    #[arg(long, default_value = "inference")]
+    pub mode: Mode,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}

@@ -1,0 +1,99 @@
+//! `hwfit classify`.
+
+use anyhow::{Context, Result};
+use hwfit_core::{Classification, Classifier, ClassifyRequest};
+
+use crate::cli::ClassifyArgs;
+use crate::model_db::ModelDb;
+use crate::model_input::read_config;
+use crate::output;
+
+fn request(args: &ClassifyArgs) -> Result<ClassifyRequest> {
+    let mut req = ClassifyRequest {
+        model_name: args.model.model.clone().unwrap_or_default(),
+        model_class: args.class.clone(),
+        tasks: args.tasks.clone(),
+        methods: args.methods.clone(),
+        hw_compatibility: None,
+    };
+    if let Some(path) = &args.model.model_config {
+        let config = read_config(path)?;
+        if req.model_name.is_empty() {
+            req.model_name = config
+                .declared_name()
+                .map_or_else(|| path.display().to_string(), String::from);
+        }
+        if req.model_class.is_none() {
+            req.model_class = config.architectures.first().cloned();
+        }
+    }
+    if req.model_name.trim().is_empty() {
+        anyhow::bail!("the model name is empty");
+    }
+    Ok(req)
+}
+
+fn classifier(args: &ClassifyArgs) -> Result<Classifier> {
+    match &args.families {
+        None => Ok(Classifier::builtin()),
+        Some(path) => {
+            let json = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read family definitions {}", path.display()))?;
+            Classifier::with_custom_definitions(&json).with_context(|| format!("in {}", path.display()))
+        }
+    }
+}
+
+fn print_text(c: &Classification) {
+    let Some(family) = &c.family else {
+        output::text(&format!(
+            "{}: no family recognised (give --class, --task or --method)",
+            c.model_name
+        ));
+        return;
+    };
+    output::text(&format!("Model:      {}", c.model_name));
+    output::text(&format!("Family:     {family} (confidence {:.2})", c.confidence));
+    if let Some(sub) = &c.subfamily {
+        output::text(&format!("Subfamily:  {sub} (confidence {:.2})", c.subfamily_confidence));
+    }
+    if let Some(t) = &c.recommended_template {
+        output::text(&format!("Template:   {t}"));
+    }
+    output::text(&format!("Source:     {}", c.source));
+    let mut table = output::table(["analysis", "family", "confidence", "subfamily", "evidence"]);
+    for a in &c.analyses {
+        table.add_row([
+            a.source.clone(),
+            a.family.clone().unwrap_or_else(|| "-".into()),
+            format!("{:.2}", a.confidence),
+            a.subfamily.clone().unwrap_or_else(|| "-".into()),
+            a.evidence.join(", "),
+        ]);
+    }
+    output::text(&table.to_string());
+}
+
+/// Classifies the model, answering from and recording in the model database when one is given.
+pub fn run(args: &ClassifyArgs) -> Result<()> {
+    let req = request(args)?;
+    let mut db = args.model_db.as_deref().map(ModelDb::open).transpose()?;
+    let cached = db.as_ref().and_then(|db| db.get(&req.model_name));
+    let result = if let Some(hit) = cached {
+        hit
+    } else {
+        let fresh = classifier(args)?.classify(&req);
+        if let (Some(db), Some(path)) = (db.as_mut(), args.model_db.as_deref()) {
+            if fresh.family.is_some() {
+                db.record(path, &fresh)?;
+            }
+        }
+        fresh
+    };
+    if args.json {
+        output::json(&result)
+    } else {
+        print_text(&result);
+        Ok(())
+    }
+}

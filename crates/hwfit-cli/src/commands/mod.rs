@@ -1,0 +1,20 @@
+//! One module per command; each parses nothing and prints through `output`.
+
+mod classify;
+mod compat;
+mod models;
+mod resources;
+
+use anyhow::Result;
+
+use crate::cli::{Cli, Command};
+
+/// Runs the parsed command.
+pub fn run(cli: &Cli) -> Result<()> {
+    match &cli.command {
+        Command::Classify(args) => classify::run(args),
+        Command::Models(args) => models::run(args),
+        Command::Resources(args) => resources::run(args),
+        Command::Compat(args) => compat::run(args.json),
+    }
+}

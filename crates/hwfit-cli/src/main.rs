@@ -1,0 +1,22 @@
+//! `hwfit`: which hardware should this ML model run on, how fast, how big.
+
+mod cli;
+mod commands;
+mod model_db;
+mod model_input;
+mod output;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = cli::Cli::parse();
+    match commands::run(&cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            output::error(&err);
+            ExitCode::FAILURE
+        }
+    }
+}

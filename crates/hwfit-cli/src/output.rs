@@ -1,0 +1,50 @@
+//! Printing: JSON for machines, tables for people, one-line errors on stderr.
+
+use anyhow::Result;
+use comfy_table::{presets::UTF8_BORDERS_ONLY, Table};
+use serde::Serialize;
+
+/// Prints a value as pretty JSON.
+#[allow(clippy::print_stdout)]
+pub fn json<T: Serialize>(value: &T) -> Result<()> {
+    println!("{}", serde_json::to_string_pretty(value)?);
+    Ok(())
+}
+
+/// Prints text.
+#[allow(clippy::print_stdout)]
+pub fn text(s: &str) {
+    println!("{s}");
+}
+
+/// A table with hwfit's style and the given header.
+pub fn table<const N: usize>(header: [&str; N]) -> Table {
+    let mut t = Table::new();
+    t.load_preset(UTF8_BORDERS_ONLY).set_header(header);
+    t
+}
+
+/// Prints an error and its causes on one line.
+#[allow(clippy::print_stderr)]
+pub fn error(err: &anyhow::Error) {
+    eprintln!("error: {err:#}");
+}
+
+/// Megabytes as "1,234 MB" / "12.3 GB" for people.
+pub fn mb(value: f64) -> String {
+    if value >= 10_240.0 {
+        format!("{:.1} GB", value / 1024.0)
+    } else {
+        format!("{value:.0} MB")
+    }
+}
+
+/// A parameter count as "110 M" / "6.74 B".
+pub fn params(count: u64) -> String {
+    let c = count as f64;
+    if c >= 1e9 {
+        format!("{:.2} B", c / 1e9)
+    } else {
+        format!("{:.1} M", c / 1e6)
+    }
+}

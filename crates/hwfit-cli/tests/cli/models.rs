@@ -1,0 +1,39 @@
+use crate::{repo_root, run_json, run_ok};
+
+#[test]
+fn models_json_lists_the_catalog() {
+    insta::assert_json_snapshot!(run_json(&["models", "--json"]));
+}
+
+#[test]
+fn models_filter_by_family() {
+    let v = run_json(&["models", "--family", "vision", "--json"]);
+    let rows = v.as_array().unwrap();
+    assert!(rows.len() >= 5);
+    assert!(rows.iter().all(|r| r["family"] == "vision"));
+}
+
+#[test]
+fn one_model_in_detail() {
+    insta::assert_json_snapshot!(run_json(&["models", "Llama 3 8B", "--json"]));
+    let text = run_ok(&["models", "gpt2"]);
+    assert!(
+        text.contains("openai-community/gpt2 (text_generation / causal_lm)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_config_file_in_detail() {
+    let config = repo_root().join("tests/fixtures/hf_configs/whisper-base.json");
+    let v = run_json(&["models", "--model-config", config.to_str().unwrap(), "--json"]);
+    assert_eq!(v["source"]["kind"], "hf_config");
+    assert_eq!(v["spec"]["family"], "audio");
+}
+
+#[test]
+fn models_table() {
+    let text = run_ok(&["models"]);
+    assert!(text.contains("google-bert/bert-base-uncased"));
+    assert!(text.lines().last().unwrap().ends_with("models"));
+}
