@@ -33,6 +33,16 @@ pub enum CoreError {
         /// Why it was refused.
         reason: &'static str,
     },
+    /// A sequence longer than the model accepts.
+    #[error("invalid seq_length: {seq_length} is longer than {model}'s maximum of {max_positions} positions")]
+    SequenceTooLong {
+        /// The sequence length asked for.
+        seq_length: u32,
+        /// The model's maximum.
+        max_positions: u32,
+        /// The model.
+        model: String,
+    },
     /// A Hugging Face config that lacks a field hwfit needs.
     #[error("model config: {0}")]
     InvalidConfig(String),

@@ -56,10 +56,10 @@ impl ResourceRequest {
         check_range("seq_length", self.seq_length, MAX_SEQ_LENGTH)?;
         let reads_text = spec.stacks().any(|s| s.input == crate::Modality::Text);
         if reads_text && spec.max_positions > 0 && self.seq_length > spec.max_positions {
-            return Err(CoreError::InvalidNumber {
-                field: "seq_length",
-                value: format!("{}", self.seq_length),
-                reason: "longer than the model's maximum positions (see `hwfit models`)",
+            return Err(CoreError::SequenceTooLong {
+                seq_length: self.seq_length,
+                max_positions: spec.max_positions,
+                model: spec.name.clone(),
             });
         }
         compat::check_precision(self.hardware, self.precision)?;
@@ -350,7 +350,7 @@ mod tests {
         let e = |r: ResourceRequest| estimate_resources(&s, &r).unwrap_err().to_string();
         assert!(e(req(HardwareType::Cpu, Precision::Fp32, Mode::Inference, 0, 128)).contains("batch_size"));
         assert!(e(req(HardwareType::Cpu, Precision::Fp32, Mode::Inference, 1, 4096))
-            .contains("seq_length: 4096 (longer than the model's maximum"));
+            .contains("seq_length: 4096 is longer than google-bert/bert-base-uncased's maximum of 512 positions"));
         assert!(e(req(HardwareType::Cpu, Precision::Fp32, Mode::Inference, 1_000_000, 128)).contains("absurdly large"));
         assert!(e(req(HardwareType::Cpu, Precision::Fp8, Mode::Inference, 1, 128))
             .contains("cpu does not support precision fp8"));
