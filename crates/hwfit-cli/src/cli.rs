@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
-use hwfit_core::{Family, HardwareType, Mode, Precision};
+use hwfit_core::{Family, HardwareType, Mode, Precision, Workload};
 
 /// Which hardware should this ML model run on, how fast, how big.
 #[derive(Debug, Parser)]
@@ -25,6 +25,66 @@ pub enum Command {
     Resources(ResourcesArgs),
     /// Show which hardware types run which model families and precisions.
     Compat(JsonFlag),
+    /// List the device catalog with its sourced specs.
+    Devices(DevicesArgs),
+    /// Predict throughput, latency and memory of a model on devices or hardware types.
+    Predict(PredictArgs),
+    /// Fit the performance model to the measured data and report its accuracy.
+    Calibrate(CalibrateArgs),
+}
+
+/// Arguments of `hwfit devices`.
+#[derive(Debug, Args)]
+pub struct DevicesArgs {
+    /// Only devices of this hardware type.
+    #[arg(long)]
+    pub hardware: Option<HardwareType>,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `hwfit predict`.
+#[derive(Debug, Args)]
+pub struct PredictArgs {
+    /// Model name or Hugging Face id.
+    #[arg(long, required_unless_present = "model_config")]
+    pub model: Option<String>,
+    /// A Hugging Face config.json to read the architecture from.
+    #[arg(long, value_name = "PATH")]
+    pub model_config: Option<PathBuf>,
+    /// A device from `hwfit devices` (repeatable).
+    #[arg(long = "device", value_name = "DEVICE")]
+    pub devices: Vec<String>,
+    /// A hardware type, predicted on its reference device (repeatable or comma-separated).
+    #[arg(long = "hardware", value_name = "HARDWARE", value_delimiter = ',')]
+    pub hardware: Vec<HardwareType>,
+    /// Weight precision.
+    #[arg(long, default_value = "fp32")]
+    pub precision: Precision,
+    /// forward, prefill, decode or train (default: decode for text generators, forward otherwise).
+    #[arg(long)]
+    pub workload: Option<Workload>,
+    /// Items per step.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub batch_size: u32,
+    /// Tokens per sequence (the KV context for decode).
+    #[arg(long, default_value_t = 128, allow_negative_numbers = true)]
+    pub seq_length: u32,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `hwfit calibrate`.
+#[derive(Debug, Args)]
+pub struct CalibrateArgs {
+    /// Write the fitted coefficients to this file (the core embeds crates/hwfit-core/data/perf_fit.json).
+    #[arg(long, value_name = "PATH")]
+    pub write: Option<PathBuf>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `--json` alone.

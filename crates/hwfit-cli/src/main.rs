@@ -1,5 +1,6 @@
 //! `hwfit`: which hardware should this ML model run on, how fast, how big.
 
+mod calibration;
 mod cli;
 mod commands;
 mod model_db;

@@ -23,6 +23,36 @@ pub enum CoreError {
         /// Closest catalog names, comma-separated (may be empty).
         suggestions: String,
     },
+    /// A device name that matches nothing in the device catalog.
+    #[error("unknown device '{name}' (closest: {suggestions})")]
+    UnknownDevice {
+        /// The name given.
+        name: String,
+        /// Closest device names, comma-separated.
+        suggestions: String,
+    },
+    /// A device name that matches several devices equally well.
+    #[error("ambiguous device '{name}': it matches {candidates}; say which")]
+    AmbiguousDevice {
+        /// The name given.
+        name: String,
+        /// The equally good matches, comma-separated.
+        candidates: String,
+    },
+    /// A workload the model cannot perform (prefill or decode on a model that generates no text).
+    #[error("workload {workload} needs a model that generates text; {model} does not (use forward)")]
+    WorkloadMismatch {
+        /// The workload asked for.
+        workload: &'static str,
+        /// The model.
+        model: String,
+    },
+    /// A hardware type with no reference device in the catalog.
+    #[error("no reference device for {hardware} in the device catalog; name a concrete device with --device")]
+    NoReferenceDevice {
+        /// The hardware type.
+        hardware: &'static str,
+    },
     /// A numeric argument outside its valid range.
     #[error("invalid {field}: {value} ({reason})")]
     InvalidNumber {

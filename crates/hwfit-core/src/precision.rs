@@ -59,13 +59,14 @@ impl Precision {
         count as f64 * self.bits_per_weight() / 8.0
     }
 
-    /// Bytes per activation value while computing: fp32 keeps fp32 activations; every reduced
-    /// precision computes with 16-bit activations (fp8/int8/int4/GGUF kernels dequantize weights and
-    /// accumulate into 16-bit activations; FP8 activation storage is left out as an upper bound).
+    /// Bytes per activation value while computing: fp32 keeps fp32 activations; fp8 and int8
+    /// (W8A8) keep 8-bit activations between layers; every other reduced precision (weight-only int4,
+    /// GGUF, fp16, bf16) computes with 16-bit activations.
     #[must_use]
     pub const fn activation_bytes(self) -> u64 {
         match self {
             Self::Fp32 => 4,
+            Self::Fp8 | Self::Int8 => 1,
             _ => 2,
         }
     }

@@ -1,8 +1,11 @@
 //! One module per command; each parses nothing and prints through `output`.
 
+mod calibrate;
 mod classify;
 mod compat;
+mod devices;
 mod models;
+mod predict;
 mod resources;
 
 use anyhow::Result;
@@ -16,5 +19,8 @@ pub fn run(cli: &Cli) -> Result<()> {
         Command::Models(args) => models::run(args),
         Command::Resources(args) => resources::run(args),
         Command::Compat(args) => compat::run(args.json),
+        Command::Devices(args) => devices::run(args),
+        Command::Predict(args) => predict::run(args),
+        Command::Calibrate(args) => calibrate::run(args),
     }
 }

@@ -4,6 +4,7 @@ mod classify;
 mod compat;
 mod errors;
 mod models;
+mod perf;
 mod resources;
 
 use assert_cmd::Command;

@@ -1,0 +1,123 @@
+use crate::{run_err, run_json, run_ok};
+
+#[test]
+fn devices_json() {
+    insta::assert_json_snapshot!(run_json(&["devices", "--json"]));
+}
+
+#[test]
+fn devices_table_filters_by_hardware() {
+    let text = run_ok(&["devices", "--hardware", "mps"]);
+    assert!(text.contains("apple-m2-ultra"), "{text}");
+    assert!(!text.contains("nvidia-h100-sxm"), "{text}");
+}
+
+#[test]
+fn predict_llama_on_devices_and_hardware_json() {
+    insta::assert_json_snapshot!(run_json(&[
+        "predict",
+        "--model",
+        "Llama 3 8B",
+        "--device",
+        "RTX 4090",
+        "--device",
+        "M2 Ultra",
+        "--hardware",
+        "cuda,cpu",
+        "--precision",
+        "q4_k_m",
+        "--workload",
+        "decode",
+        "--seq-length",
+        "512",
+        "--json"
+    ]));
+}
+
+#[test]
+fn predict_bert_forward_json() {
+    insta::assert_json_snapshot!(run_json(&[
+        "predict",
+        "--model",
+        "bert-base-uncased",
+        "--device",
+        "T4",
+        "--precision",
+        "fp16",
+        "--batch-size",
+        "32",
+        "--json"
+    ]));
+}
+
+#[test]
+fn predict_reports_out_of_memory_with_the_numbers() {
+    let v = run_json(&[
+        "predict",
+        "--model",
+        "llama 3 70b",
+        "--device",
+        "RTX 4090",
+        "--precision",
+        "fp16",
+        "--json",
+    ]);
+    let p = &v["predictions"]["nvidia-rtx-4090"];
+    assert_eq!(p["fits_in_memory"], false);
+    assert!(p["memory_usage"].as_f64().unwrap() > p["memory_capacity"].as_f64().unwrap());
+    let text = run_ok(&[
+        "predict",
+        "--model",
+        "llama 3 70b",
+        "--device",
+        "RTX 4090",
+        "--precision",
+        "fp16",
+    ]);
+    assert!(text.contains("NO"), "{text}");
+}
+
+#[test]
+fn predict_errors() {
+    assert!(run_err(&["predict", "--model", "gpt2", "--device", "RTX 9090"]).contains("unknown device 'RTX 9090'"));
+    assert!(run_err(&["predict", "--model", "gpt2", "--device", "A100"]).contains("ambiguous device 'A100'"));
+    assert!(run_err(&["predict", "--model", "gpt2"]).contains("give at least one --device or --hardware"));
+    assert!(run_err(&[
+        "predict",
+        "--model",
+        "bert-base-uncased",
+        "--hardware",
+        "cuda",
+        "--workload",
+        "decode"
+    ])
+    .contains("needs a model that generates text"));
+    assert!(run_err(&["predict", "--model", "gpt2", "--hardware", "qnn"]).contains("no reference device for qnn"));
+    assert!(
+        run_err(&["predict", "--model", "gpt2", "--device", "cpu", "--precision", "fp8"])
+            .contains("cpu does not support precision fp8")
+    );
+}
+
+/// The coefficients the core embeds must be exactly what the documented fit produces from the
+/// measured data (so no one tunes them by hand), and the fit's accuracy is reported.
+#[test]
+#[allow(clippy::print_stdout)]
+fn stored_coefficients_are_the_fit_and_accuracy_is_reported() {
+    let report = run_json(&["calibrate", "--json"]);
+    let stored: serde_json::Value =
+        serde_json::from_str(include_str!("../../../hwfit-core/data/perf_fit.json")).unwrap();
+    assert_eq!(
+        report["coefficients"], stored,
+        "run `hwfit calibrate --write crates/hwfit-core/data/perf_fit.json`"
+    );
+    let (ins, cv) = (&report["in_sample"], &report["cross_validated_by_device"]);
+    println!(
+        "performance model fit on {} measurements: in-sample {:.0} % within ±25 %, median |ln error| {:.3}; leave-one-device-out {:.0} % within ±25 %, median |ln error| {:.3}",
+        ins["samples"], ins["within_25_percent"].as_f64().unwrap() * 100.0, ins["median_abs_log_error"].as_f64().unwrap(),
+        cv["within_25_percent"].as_f64().unwrap() * 100.0, cv["median_abs_log_error"].as_f64().unwrap()
+    );
+    // Regression guard at the accuracy recorded in the README.
+    assert!(cv["within_25_percent"].as_f64().unwrap() >= 0.55);
+    assert!(cv["median_abs_log_error"].as_f64().unwrap() <= 0.2);
+}

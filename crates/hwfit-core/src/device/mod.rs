@@ -1,0 +1,175 @@
+//! The device catalog: concrete hardware with sourced, dense peak figures, resolved from the names
+//! people and benchmark tables use (`RTX 4090`, `NVIDIA GeForce RTX 4090`, `4090 24GB`,
+//! `A100 SXM 80GB`, `M2 Ultra 76-Core GPU 192GB`, `Tesla T4`, `webgpu`, `cpu` …).
+
+mod resolve;
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use crate::{CoreError, HardwareType, Precision};
+
+const BUILTIN_JSON: &str = include_str!("../../data/devices.json");
+
+/// Dense peak throughput per precision, in TFLOP/s (TOPS for int8). Sparse figures are never stored.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DenseTflops {
+    /// FP32 (vector, or matrix where the vendor quotes that).
+    pub fp32: f64,
+    /// FP16 tensor/matrix rate (FP32 accumulate where the two differ).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fp16: Option<f64>,
+    /// FP16 tensor rate with FP16 accumulation, where it differs (GeForce: twice the FP32-accumulate rate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fp16_acc16: Option<f64>,
+    /// BF16 tensor/matrix rate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bf16: Option<f64>,
+    /// FP8 tensor rate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fp8: Option<f64>,
+    /// INT8 tensor rate (TOPS).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub int8: Option<f64>,
+}
+
+/// The precision whose peak a computation at some weight precision runs at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ComputeRate {
+    /// The FP32 peak.
+    Fp32,
+    /// The FP16 peak.
+    Fp16,
+    /// The FP16 peak with FP16 accumulation.
+    Fp16Acc16,
+    /// The BF16 peak.
+    Bf16,
+    /// The FP8 peak.
+    Fp8,
+    /// The INT8 peak.
+    Int8,
+}
+
+impl DenseTflops {
+    /// The peak a computation at `precision` runs at, and which rate that is:
+    /// - fp32, fp16, bf16, fp8, int8: their own rate;
+    /// - int4 (GPTQ/AWQ, weight-only): dequantized to fp16, the fp16 rate;
+    /// - GGUF formats (llama.cpp): its GEMMs accumulate fp16 in fp16 on consumer GPUs, so the
+    ///   FP16-accumulate rate where it differs (quantized weights are dequantized into that path).
+    ///
+    /// A rate the device lacks falls back to fp16, then fp32.
+    #[must_use]
+    pub fn for_precision(&self, precision: Precision) -> (f64, ComputeRate) {
+        let fp16 = self.fp16.map(|v| (v, ComputeRate::Fp16));
+        let fp16_acc16 = self.fp16_acc16.map(|v| (v, ComputeRate::Fp16Acc16)).or(fp16);
+        let int8 = self.int8.map(|v| (v, ComputeRate::Int8));
+        let wanted = match precision {
+            Precision::Fp32 => None,
+            Precision::Fp16 | Precision::Int4 => fp16,
+            Precision::Bf16 => self.bf16.map(|v| (v, ComputeRate::Bf16)).or(fp16),
+            Precision::Fp8 => self.fp8.map(|v| (v, ComputeRate::Fp8)).or(fp16),
+            Precision::Int8 => int8.or(fp16),
+            Precision::Q4_0 | Precision::Q4KM | Precision::Q5KM | Precision::Q8_0 | Precision::F16 => fp16_acc16,
+        };
+        wanted.unwrap_or((self.fp32, ComputeRate::Fp32))
+    }
+}
+
+/// One concrete device (or browser class).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Device {
+    /// Stable identifier, e.g. `nvidia-h100-sxm`.
+    pub id: String,
+    /// Full name.
+    pub name: String,
+    /// Vendor.
+    pub vendor: String,
+    /// Back-end it is used through.
+    pub hardware_type: HardwareType,
+    /// Market class (`datacenter_gpu`, `consumer_gpu`, `apple_soc`, `server_cpu`, `browser` …).
+    pub class: String,
+    /// Memory in GB (device memory; unified memory for SoCs; the maximum configuration for CPUs).
+    pub memory_gb: f64,
+    /// Peak memory bandwidth in GB/s.
+    pub memory_bandwidth_gbs: f64,
+    /// Thermal design power in W, where the vendor publishes one.
+    pub tdp_w: Option<f64>,
+    /// Dense peak throughput per precision.
+    pub dense_tflops: DenseTflops,
+    /// Other names it resolves from.
+    #[serde(default)]
+    pub aliases: Vec<String>,
+    /// Where the figures come from.
+    pub source: String,
+    /// The source's address.
+    pub source_url: String,
+    /// How figures were derived, where they were.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+}
+
+impl Device {
+    /// Memory in MiB, treating the marketed GB as GiB (an 80 GB H100 reports 81,559 MiB).
+    #[must_use]
+    pub fn memory_mb(&self) -> f64 {
+        self.memory_gb * 1024.0
+    }
+}
+
+#[derive(Deserialize)]
+struct DeviceFile {
+    devices: Vec<Device>,
+}
+
+/// The built-in device catalog.
+#[derive(Debug, Clone)]
+pub struct DeviceCatalog {
+    devices: Vec<Device>,
+}
+
+impl DeviceCatalog {
+    /// The devices hwfit knows out of the box.
+    #[must_use]
+    pub fn builtin() -> Self {
+        let file: Result<DeviceFile, _> = serde_json::from_str(BUILTIN_JSON);
+        Self {
+            devices: file.map(|f| f.devices).unwrap_or_default(),
+        }
+    }
+
+    /// All devices.
+    #[must_use]
+    pub fn devices(&self) -> &[Device] {
+        &self.devices
+    }
+
+    /// The device with this id.
+    #[must_use]
+    pub fn by_id(&self, id: &str) -> Option<&Device> {
+        self.devices.iter().find(|d| d.id == id)
+    }
+
+    /// The device that stands for a hardware type when no concrete device is named: the catalog
+    /// entry whose alias is the type's name (`cuda` → A100 SXM4 80GB, `rocm` → MI300X, `mps` → M2 Max,
+    /// `cpu` → the generic CPU class, `webgpu` → the discrete-GPU class, `wasm`, `openvino` → Arc B580).
+    pub fn reference(&self, hardware: HardwareType) -> Result<&Device, CoreError> {
+        self.devices
+            .iter()
+            .find(|d| d.hardware_type == hardware && d.aliases.iter().any(|a| a == hardware.as_str()))
+            .ok_or(CoreError::NoReferenceDevice {
+                hardware: hardware.as_str(),
+            })
+    }
+
+    /// Resolves a device name; an unknown or ambiguous name is an error listing the candidates.
+    pub fn resolve(&self, name: &str) -> Result<&Device, CoreError> {
+        resolve::resolve(&self.devices, name)
+    }
+}
+
+#[cfg(test)]
+mod tests;

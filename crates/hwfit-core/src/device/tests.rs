@@ -1,0 +1,104 @@
+use alloc::string::ToString;
+
+use super::*;
+
+fn id(name: &str) -> String {
+    DeviceCatalog::builtin()
+        .resolve(name)
+        .map_or_else(|e| e.to_string(), |d| d.id.clone())
+}
+
+#[test]
+fn catalog_has_fifty_devices_with_sources() {
+    let catalog = DeviceCatalog::builtin();
+    assert!(catalog.devices().len() >= 50, "{}", catalog.devices().len());
+    for d in catalog.devices() {
+        assert!(!d.source.is_empty() && d.source_url.starts_with("https://"), "{}", d.id);
+        assert!(
+            d.memory_gb > 0.0 && d.memory_bandwidth_gbs > 0.0 && d.dense_tflops.fp32 > 0.0,
+            "{}",
+            d.id
+        );
+        // tensor rates are at least the fp32 rate
+        for v in [
+            d.dense_tflops.fp16,
+            d.dense_tflops.bf16,
+            d.dense_tflops.fp8,
+            d.dense_tflops.int8,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            assert!(v >= d.dense_tflops.fp32 * 0.99, "{}", d.id);
+        }
+    }
+    let mut ids: Vec<&str> = catalog.devices().iter().map(|d| d.id.as_str()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), catalog.devices().len(), "duplicate ids");
+}
+
+#[test]
+fn names_people_and_benchmark_tables_use() {
+    assert_eq!(id("RTX 4090"), "nvidia-rtx-4090");
+    assert_eq!(id("NVIDIA GeForce RTX 4090"), "nvidia-rtx-4090");
+    assert_eq!(id("4090 24GB"), "nvidia-rtx-4090");
+    assert_eq!(id("A100 SXM 80GB"), "nvidia-a100-sxm-80gb");
+    assert_eq!(id("M2 Ultra 76-Core GPU 192GB"), "apple-m2-ultra");
+    assert_eq!(id("Tesla T4"), "nvidia-t4");
+    assert_eq!(id("NVIDIA H100-SXM-80GB"), "nvidia-h100-sxm");
+    assert_eq!(id("nvidia h100 pcie"), "nvidia-h100-pcie");
+    assert_eq!(id("webgpu"), "webgpu-discrete");
+    assert_eq!(id("cpu"), "cpu");
+    assert_eq!(id("AMD Instinct MI300X"), "amd-mi300x");
+}
+
+#[test]
+fn ambiguous_and_unknown_names_are_errors_with_candidates() {
+    let ambiguous = id("A100");
+    assert!(ambiguous.contains("ambiguous device 'A100'"), "{ambiguous}");
+    assert!(ambiguous.contains("NVIDIA A100 SXM4 40GB"), "{ambiguous}");
+    let unknown = id("RTX 9090");
+    assert!(unknown.starts_with("unknown device 'RTX 9090'"), "{unknown}");
+    assert!(id("").starts_with("unknown device"));
+    assert!(id("4090 48GB").starts_with("unknown device"), "memory must match");
+}
+
+#[test]
+fn precision_picks_the_right_peak() {
+    let h100 = DeviceCatalog::builtin().resolve("H100").unwrap().clone();
+    assert_eq!(
+        h100.dense_tflops.for_precision(Precision::Fp8),
+        (1979.0, ComputeRate::Fp8)
+    );
+    assert_eq!(h100.dense_tflops.for_precision(Precision::Q4KM).1, ComputeRate::Fp16);
+    assert_eq!(h100.dense_tflops.for_precision(Precision::Int4).1, ComputeRate::Fp16);
+    let rtx = DeviceCatalog::builtin().resolve("RTX 4090").unwrap().clone();
+    assert_eq!(
+        rtx.dense_tflops.for_precision(Precision::F16),
+        (330.4, ComputeRate::Fp16Acc16)
+    );
+    let cpu = DeviceCatalog::builtin().resolve("cpu").unwrap().clone();
+    assert_eq!(cpu.dense_tflops.for_precision(Precision::Fp16).1, ComputeRate::Fp32);
+}
+
+#[test]
+fn hardware_types_have_reference_devices() {
+    let catalog = DeviceCatalog::builtin();
+    for hw in [
+        HardwareType::Cuda,
+        HardwareType::Rocm,
+        HardwareType::Mps,
+        HardwareType::Cpu,
+        HardwareType::Webgpu,
+        HardwareType::Wasm,
+        HardwareType::Openvino,
+    ] {
+        assert_eq!(catalog.reference(hw).unwrap().hardware_type, hw);
+    }
+    assert!(catalog
+        .reference(HardwareType::Qnn)
+        .unwrap_err()
+        .to_string()
+        .contains("no reference device for qnn"));
+}

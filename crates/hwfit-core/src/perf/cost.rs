@@ -1,0 +1,115 @@
+//! What one step of a workload costs: FLOPs, bytes moved and items produced, from the `ModelSpec`.
+//!
+//! - forward: batch × forward FLOPs per item; bytes = weights read once + each layer's working set
+//!   written and read once;
+//! - prefill: the same over `seq_length` prompt tokens per sequence; items = tokens;
+//! - decode: one token per sequence attending to `seq_length` cached tokens; bytes = the weights a
+//!   token passes through (all experts once the batch routes to all of them) + the KV cache read;
+//! - train-step: 3 × forward FLOPs (backward ≈ 2 × forward); bytes = weights read twice and gradients
+//!   written, plus Adam reading and writing its state.
+
+use serde::{Deserialize, Serialize};
+
+use crate::spec::ModelSpec;
+use crate::{CoreError, Precision, Workload};
+
+/// The cost of one step.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct StepCost {
+    /// Floating-point (or integer) operations.
+    pub flops: f64,
+    /// Bytes moved to and from memory.
+    pub bytes: f64,
+    /// Items the step produces: sequences/images/clips, or tokens for prefill and decode.
+    pub items: f64,
+}
+
+fn working_set_traffic(spec: &ModelSpec, precision: Precision, batch: u64, seq: u32) -> f64 {
+    let act = precision.activation_bytes();
+    let stacks: u64 = spec
+        .stacks()
+        .map(|s| 2 * u64::from(s.layers) * batch * s.tokens_per_item(seq) * s.inference_activation_bytes_per_token(act))
+        .sum();
+    let convs: u64 = spec
+        .conv_nets()
+        .map(|c| 2 * batch * c.total_activation_elements * act)
+        .sum();
+    (stacks + convs) as f64
+}
+
+/// Weight bytes a decode step reads: for mixture-of-experts models only the experts the batch
+/// reaches (each token picks `active` of `experts`).
+fn decode_weight_bytes(spec: &ModelSpec, precision: Precision, batch: u64) -> f64 {
+    let total = precision.weight_bytes(spec.parameters());
+    let unread: u64 = spec
+        .stacks()
+        .filter(|s| s.experts > 1)
+        .map(|s| {
+            let reached = (batch * u64::from(s.active_experts)).min(u64::from(s.experts));
+            u64::from(s.layers) * (u64::from(s.experts) - reached) * s.ffn_parameters_per_expert()
+        })
+        .sum();
+    total - precision.weight_bytes(unread)
+}
+
+/// The cost of one step of `workload` at `batch` × `seq` (tokens per sequence, or KV context for decode).
+pub fn step_cost(
+    spec: &ModelSpec,
+    precision: Precision,
+    workload: Workload,
+    batch: u32,
+    seq: u32,
+) -> Result<StepCost, CoreError> {
+    let b = u64::from(batch);
+    let weights = precision.weight_bytes(spec.parameters());
+    let forward_flops = b as f64 * spec.flops_per_item(seq) as f64;
+    Ok(match workload {
+        Workload::Forward => StepCost {
+            flops: forward_flops,
+            bytes: weights + working_set_traffic(spec, precision, b, seq),
+            items: b as f64,
+        },
+        Workload::Prefill => {
+            require_generative(spec, workload)?;
+            StepCost {
+                flops: forward_flops,
+                bytes: weights + working_set_traffic(spec, precision, b, seq),
+                items: (b * u64::from(seq)) as f64,
+            }
+        }
+        Workload::Decode => {
+            let per_token = spec
+                .flops_per_generated_token(seq)
+                .ok_or_else(|| not_generative(spec, workload))?;
+            let kv = b * u64::from(seq) * spec.kv_cache_bytes_per_token(precision.activation_bytes());
+            StepCost {
+                flops: (b * per_token) as f64,
+                bytes: decode_weight_bytes(spec, precision, b) + kv as f64,
+                items: b as f64,
+            }
+        }
+        Workload::TrainStep => {
+            let optimizer = spec.parameters() as f64 * if precision == Precision::Fp32 { 8.0 } else { 12.0 };
+            StepCost {
+                flops: 3.0 * forward_flops,
+                bytes: 3.0 * weights + 2.0 * optimizer + 2.0 * working_set_traffic(spec, precision, b, seq),
+                items: b as f64,
+            }
+        }
+    })
+}
+
+fn require_generative(spec: &ModelSpec, workload: Workload) -> Result<(), CoreError> {
+    if spec.is_generative() {
+        Ok(())
+    } else {
+        Err(not_generative(spec, workload))
+    }
+}
+
+fn not_generative(spec: &ModelSpec, workload: Workload) -> CoreError {
+    CoreError::WorkloadMismatch {
+        workload: workload.as_str(),
+        model: spec.name.clone(),
+    }
+}

@@ -1,0 +1,310 @@
+//! Fitting the model's efficiencies and overheads to measurements, and measuring how well it fits.
+//!
+//! Procedure (deterministic, no per-row tuning):
+//! 1. each measurement becomes a [`Sample`]: the step's ideal compute time (FLOPs / dense peak at the
+//!    precision), ideal memory time (bytes / peak bandwidth), items per step and the measured
+//!    throughput;
+//! 2. separately for each workload class (generate: prefill/decode; forward), per hardware type with
+//!    at least [`MIN_SAMPLES`] samples from at least two devices, and once over all of the class's
+//!    samples (the pooled coefficients), minimise Σ (ln predicted − ln measured)² over
+//!    compute efficiency ∈ [0.005, 1], memory efficiency ∈ [0.02, 1] and overhead ∈ [0, 50] ms: a
+//!    20 × 20 grid over the two efficiencies (log-spaced, overhead 0) picks the start, then
+//!    Nelder–Mead in (ln compute, ln memory, overhead), restarted once, refines it;
+//! 3. accuracy is reported as the share of samples predicted within ±25 % and the median
+//!    |ln(predicted / measured)|, in-sample and under leave-one-device-out cross-validation (each
+//!    device's samples predicted by a fit that never saw that device).
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use super::{step_cost, ClassCoefficients, Coefficients, Efficiency, PerfRequest, WorkloadClass};
+use crate::spec::ModelSpec;
+use crate::{CoreError, Device, HardwareType};
+
+/// Fewest samples a hardware type needs for coefficients of its own.
+pub const MIN_SAMPLES: usize = 6;
+
+const COMPUTE_BOUNDS: (f64, f64) = (0.005, 1.0);
+const MEMORY_BOUNDS: (f64, f64) = (0.02, 1.0);
+const OVERHEAD_BOUNDS_MS: (f64, f64) = (0.0, 50.0);
+
+/// One measurement reduced to what the model needs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Sample {
+    /// Hardware type of the device.
+    pub hardware: HardwareType,
+    /// Workload class measured.
+    pub class: WorkloadClass,
+    /// Device id (the unit of cross-validation).
+    pub device_id: String,
+    /// What was measured, for reports.
+    pub label: String,
+    /// FLOPs / dense peak, seconds.
+    pub compute_s: f64,
+    /// Bytes / peak bandwidth, seconds.
+    pub memory_s: f64,
+    /// Items (or tokens) per step.
+    pub items: f64,
+    /// Measured throughput, items (or tokens) per second.
+    pub measured: f64,
+}
+
+impl Sample {
+    /// Reduces a measurement of `req` for `spec` on `device`.
+    pub fn new(
+        spec: &ModelSpec,
+        device: &Device,
+        req: &PerfRequest,
+        measured: f64,
+        label: String,
+    ) -> Result<Self, CoreError> {
+        if !(measured.is_finite() && measured > 0.0) {
+            return Err(CoreError::InvalidNumber {
+                field: "measured throughput",
+                value: format!("{measured}"),
+                reason: "must be positive and finite",
+            });
+        }
+        let cost = step_cost(spec, req.precision, req.workload, req.batch_size, req.seq_length)?;
+        let (peak, _) = device.dense_tflops.for_precision(req.precision);
+        Ok(Self {
+            hardware: device.hardware_type,
+            class: WorkloadClass::of(req.workload),
+            device_id: device.id.clone(),
+            label,
+            compute_s: cost.flops / (peak * 1e12),
+            memory_s: cost.bytes / (device.memory_bandwidth_gbs * 1e9),
+            items: cost.items,
+            measured,
+        })
+    }
+
+    /// Predicted throughput under `eff`.
+    #[must_use]
+    pub fn predict(&self, eff: &Efficiency) -> f64 {
+        self.items / (libm::fmax(self.compute_s / eff.compute, self.memory_s / eff.memory) + eff.overhead_ms / 1e3)
+    }
+
+    fn log_error(&self, eff: &Efficiency) -> f64 {
+        libm::log(self.predict(eff) / self.measured)
+    }
+}
+
+fn loss(samples: &[&Sample], eff: &Efficiency) -> f64 {
+    samples.iter().map(|s| s.log_error(eff)).map(|e| e * e).sum()
+}
+
+/// Nelder–Mead minimisation of `f` over a box (points are clamped into it), from `start`.
+fn nelder_mead(start: [f64; 3], step: [f64; 3], lo: [f64; 3], hi: [f64; 3], f: impl Fn([f64; 3]) -> f64) -> [f64; 3] {
+    let clamp = |p: [f64; 3]| {
+        [
+            p[0].clamp(lo[0], hi[0]),
+            p[1].clamp(lo[1], hi[1]),
+            p[2].clamp(lo[2], hi[2]),
+        ]
+    };
+    let mut simplex: Vec<([f64; 3], f64)> = Vec::with_capacity(4);
+    simplex.push((start, f(start)));
+    for i in 0..3 {
+        let mut p = start;
+        p[i] += step[i];
+        let p = clamp(p);
+        simplex.push((p, f(p)));
+    }
+    for _ in 0..600 {
+        simplex.sort_by(|a, b| a.1.total_cmp(&b.1));
+        let centroid = {
+            let mut c = [0.0; 3];
+            for (p, _) in &simplex[..3] {
+                for k in 0..3 {
+                    c[k] += p[k] / 3.0;
+                }
+            }
+            c
+        };
+        let along = |t: f64| clamp([0, 1, 2].map(|k| centroid[k] + t * (simplex[3].0[k] - centroid[k])));
+        let reflected = along(-1.0);
+        let fr = f(reflected);
+        if fr < simplex[0].1 {
+            let expanded = along(-2.0);
+            let fe = f(expanded);
+            simplex[3] = if fe < fr { (expanded, fe) } else { (reflected, fr) };
+        } else if fr < simplex[2].1 {
+            simplex[3] = (reflected, fr);
+        } else {
+            let contracted = along(0.5);
+            let fc = f(contracted);
+            if fc < simplex[3].1 {
+                simplex[3] = (contracted, fc);
+            } else {
+                let best = simplex[0].0;
+                for entry in simplex.iter_mut().skip(1) {
+                    let p = clamp([0, 1, 2].map(|k| best[k] + 0.5 * (entry.0[k] - best[k])));
+                    *entry = (p, f(p));
+                }
+            }
+        }
+    }
+    simplex.sort_by(|a, b| a.1.total_cmp(&b.1));
+    simplex[0].0
+}
+
+fn log_space(bounds: (f64, f64), i: usize, n: usize) -> f64 {
+    let (lo, hi) = (libm::log(bounds.0), libm::log(bounds.1));
+    libm::exp(lo + (hi - lo) * i as f64 / (n - 1) as f64)
+}
+
+/// Fits one set of coefficients to `samples`.
+#[must_use]
+pub fn fit_efficiency(samples: &[&Sample]) -> Efficiency {
+    const GRID: usize = 20;
+    let mut best = Efficiency {
+        compute: 0.5,
+        memory: 0.5,
+        overhead_ms: 0.0,
+    };
+    let mut best_loss = f64::INFINITY;
+    for i in 0..GRID {
+        for j in 0..GRID {
+            let eff = Efficiency {
+                compute: log_space(COMPUTE_BOUNDS, i, GRID),
+                memory: log_space(MEMORY_BOUNDS, j, GRID),
+                overhead_ms: 0.0,
+            };
+            let l = loss(samples, &eff);
+            if l < best_loss {
+                best_loss = l;
+                best = eff;
+            }
+        }
+    }
+    // Refine in (ln compute, ln memory, overhead): Nelder–Mead, restarted once from its own result.
+    let lo = [
+        libm::log(COMPUTE_BOUNDS.0),
+        libm::log(MEMORY_BOUNDS.0),
+        OVERHEAD_BOUNDS_MS.0,
+    ];
+    let hi = [
+        libm::log(COMPUTE_BOUNDS.1),
+        libm::log(MEMORY_BOUNDS.1),
+        OVERHEAD_BOUNDS_MS.1,
+    ];
+    let objective = |p: [f64; 3]| {
+        loss(
+            samples,
+            &Efficiency {
+                compute: libm::exp(p[0]),
+                memory: libm::exp(p[1]),
+                overhead_ms: p[2],
+            },
+        )
+    };
+    let mut point = [libm::log(best.compute), libm::log(best.memory), best.overhead_ms];
+    for _ in 0..2 {
+        point = nelder_mead(point, [0.3, 0.3, 1.0], lo, hi, objective);
+    }
+    best = Efficiency {
+        compute: libm::exp(point[0]),
+        memory: libm::exp(point[1]),
+        overhead_ms: point[2],
+    };
+    Efficiency {
+        compute: round4(best.compute),
+        memory: round4(best.memory),
+        overhead_ms: round4(best.overhead_ms),
+    }
+}
+
+fn round4(x: f64) -> f64 {
+    libm::round(x * 10_000.0) / 10_000.0
+}
+
+fn fit_class(samples: &[&Sample]) -> ClassCoefficients {
+    let mut by_type: BTreeMap<HardwareType, Vec<&Sample>> = BTreeMap::new();
+    for s in samples {
+        by_type.entry(s.hardware).or_default().push(s);
+    }
+    let by_hardware = by_type
+        .into_iter()
+        .filter(|(_, group)| {
+            let mut devices: Vec<&str> = group.iter().map(|s| s.device_id.as_str()).collect();
+            devices.sort_unstable();
+            devices.dedup();
+            group.len() >= MIN_SAMPLES && devices.len() >= 2
+        })
+        .map(|(hw, group)| (hw, fit_efficiency(&group)))
+        .collect();
+    ClassCoefficients {
+        by_hardware,
+        pooled: (!samples.is_empty()).then(|| fit_efficiency(samples)),
+    }
+}
+
+/// Fits per-hardware-type and pooled coefficients for each workload class.
+#[must_use]
+pub fn fit(samples: &[Sample], fitted_on: &str) -> Coefficients {
+    let of = |class: WorkloadClass| samples.iter().filter(|s| s.class == class).collect::<Vec<_>>();
+    Coefficients {
+        generate: fit_class(&of(WorkloadClass::Generate)),
+        forward: fit_class(&of(WorkloadClass::Forward)),
+        fitted_on: String::from(fitted_on),
+    }
+}
+
+/// How well predictions match measurements.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Accuracy {
+    /// Samples judged.
+    pub samples: usize,
+    /// Share predicted within ±25 % of the measurement.
+    pub within_25_percent: f64,
+    /// Median |ln(predicted / measured)| (0.22 ≈ off by a factor of 1.25).
+    pub median_abs_log_error: f64,
+}
+
+fn summarize(mut errors: Vec<f64>) -> Accuracy {
+    errors.sort_by(f64::total_cmp);
+    let n = errors.len();
+    let within = errors.iter().filter(|e| libm::exp(**e) <= 1.25).count();
+    let median = match n {
+        0 => 0.0,
+        _ if n % 2 == 1 => errors[n / 2],
+        _ => f64::midpoint(errors[n / 2 - 1], errors[n / 2]),
+    };
+    Accuracy {
+        samples: n,
+        within_25_percent: if n == 0 { 0.0 } else { within as f64 / n as f64 },
+        median_abs_log_error: median,
+    }
+}
+
+fn error_of(c: &Coefficients, s: &Sample) -> f64 {
+    c.efficiency(s.hardware, s.class)
+        .map_or(f64::INFINITY, |(e, _)| libm::fabs(s.log_error(&e)))
+}
+
+/// In-sample accuracy of `coefficients` on `samples`.
+#[must_use]
+pub fn accuracy(coefficients: &Coefficients, samples: &[Sample]) -> Accuracy {
+    summarize(samples.iter().map(|s| error_of(coefficients, s)).collect())
+}
+
+/// Leave-one-device-out cross-validation: each device's samples predicted by a fit without them.
+#[must_use]
+pub fn cross_validate_by_device(samples: &[Sample]) -> Accuracy {
+    let mut devices: Vec<&str> = samples.iter().map(|s| s.device_id.as_str()).collect();
+    devices.sort_unstable();
+    devices.dedup();
+    let mut errors = Vec::new();
+    for held_out in devices {
+        let train: Vec<Sample> = samples.iter().filter(|s| s.device_id != held_out).cloned().collect();
+        let coefficients = fit(&train, "cross-validation fold");
+        for s in samples.iter().filter(|s| s.device_id == held_out) {
+            errors.push(error_of(&coefficients, s));
+        }
+    }
+    summarize(errors)
+}

@@ -1,0 +1,243 @@
+//! The analytic performance model: a roofline per step — time = max(FLOPs at the precision's peak,
+//! bytes at the memory bandwidth), each divided by an efficiency factor, plus a fixed per-step
+//! overhead — with the efficiencies and overheads **fitted** per hardware type to public measurements
+//! (see [`fit`]) and stored in `data/perf_fit.json`.
+
+pub mod cost;
+pub mod fit;
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::String;
+use serde::{Deserialize, Serialize};
+
+pub use cost::{step_cost, StepCost};
+
+use crate::device::ComputeRate;
+use crate::resources::{estimate_resources, ResourceRequest};
+use crate::spec::ModelSpec;
+use crate::{CoreError, Device, HardwareType, Precision, Workload};
+
+const FIT_JSON: &str = include_str!("../../data/perf_fit.json");
+
+/// Fitted factors for one hardware type.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Efficiency {
+    /// Achieved share of the peak FLOP rate.
+    pub compute: f64,
+    /// Achieved share of the peak memory bandwidth.
+    pub memory: f64,
+    /// Fixed time per step (kernel launches, synchronisation, framework), ms.
+    pub overhead_ms: f64,
+}
+
+/// Which measurements a workload's coefficients are fitted on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WorkloadClass {
+    /// Prefill and decode of generative models (llama.cpp measurements).
+    Generate,
+    /// Batched forward passes (MLPerf measurements); training steps use these too, as there are no
+    /// training measurements.
+    Forward,
+}
+
+impl WorkloadClass {
+    /// The class of a workload.
+    #[must_use]
+    pub const fn of(workload: Workload) -> Self {
+        match workload {
+            Workload::Prefill | Workload::Decode => Self::Generate,
+            Workload::Forward | Workload::TrainStep => Self::Forward,
+        }
+    }
+}
+
+/// Coefficients of one workload class: per hardware type, and pooled over the class's measurements.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClassCoefficients {
+    /// Fitted per hardware type (types with enough measurements).
+    pub by_hardware: BTreeMap<HardwareType, Efficiency>,
+    /// Fitted on all of the class's measurements together.
+    pub pooled: Option<Efficiency>,
+}
+
+/// The coefficients of the model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Coefficients {
+    /// Prefill and decode.
+    pub generate: ClassCoefficients,
+    /// Forward passes and training steps.
+    pub forward: ClassCoefficients,
+    /// Where the measurements came from and how many there were.
+    pub fitted_on: String,
+}
+
+/// How specific the coefficients behind a prediction are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CoefficientSource {
+    /// Fitted on measurements of this hardware type and workload class.
+    HardwareType,
+    /// Pooled over all hardware types of the workload class.
+    PooledClass,
+    /// Pooled over the other workload class (the class has no measurements at all).
+    PooledOtherClass,
+}
+
+impl Coefficients {
+    fn class(&self, class: WorkloadClass) -> &ClassCoefficients {
+        match class {
+            WorkloadClass::Generate => &self.generate,
+            WorkloadClass::Forward => &self.forward,
+        }
+    }
+
+    /// The efficiency for a hardware type and workload class, and how specific it is.
+    #[must_use]
+    pub fn efficiency(&self, hw: HardwareType, class: WorkloadClass) -> Option<(Efficiency, CoefficientSource)> {
+        let own = self.class(class);
+        let other = self.class(match class {
+            WorkloadClass::Generate => WorkloadClass::Forward,
+            WorkloadClass::Forward => WorkloadClass::Generate,
+        });
+        own.by_hardware
+            .get(&hw)
+            .map(|e| (*e, CoefficientSource::HardwareType))
+            .or(own.pooled.map(|e| (e, CoefficientSource::PooledClass)))
+            .or(other.pooled.map(|e| (e, CoefficientSource::PooledOtherClass)))
+    }
+}
+
+/// One step's inputs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PerfRequest {
+    /// Weight precision.
+    pub precision: Precision,
+    /// Workload.
+    pub workload: Workload,
+    /// Items per step.
+    pub batch_size: u32,
+    /// Tokens per sequence (KV context for decode).
+    pub seq_length: u32,
+}
+
+/// A prediction (the seeds' `throughput`, `latency`, `memory_usage`, plus what it rests on).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Prediction {
+    /// Items (or tokens) per second.
+    pub throughput: f64,
+    /// `items/s`, `tokens/s` or `samples/s`.
+    pub throughput_unit: String,
+    /// Time per step, ms.
+    pub latency: f64,
+    /// Memory the step needs, MB (the resource estimate's minimum).
+    pub memory_usage: f64,
+    /// The device's memory, MB.
+    pub memory_capacity: f64,
+    /// Whether `memory_usage` fits in `memory_capacity`.
+    pub fits_in_memory: bool,
+    /// `compute` or `memory`: which roof limits the step.
+    pub bound: String,
+    /// The peak used for compute.
+    pub compute_rate: ComputeRate,
+    /// FLOPs per step.
+    pub flops_per_step: f64,
+    /// Bytes moved per step.
+    pub bytes_per_step: f64,
+    /// The roofline's upper bound on throughput (efficiency 1, no overhead).
+    pub roofline_throughput: f64,
+    /// How specific the fitted coefficients are.
+    pub coefficient_source: CoefficientSource,
+    /// `analytic_model` (coefficients fitted for this hardware type) or `analytic_model_pooled`.
+    pub source: String,
+}
+
+/// The analytic model with its coefficients.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PerfModel {
+    coefficients: Coefficients,
+}
+
+impl PerfModel {
+    /// The model with the coefficients fitted to hwfit's measurement set.
+    pub fn builtin() -> Result<Self, CoreError> {
+        let coefficients: Coefficients =
+            serde_json::from_str(FIT_JSON).map_err(|e| CoreError::InvalidConfig(format!("perf_fit.json: {e}")))?;
+        Ok(Self { coefficients })
+    }
+
+    /// The model with the given coefficients.
+    #[must_use]
+    pub fn with_coefficients(coefficients: Coefficients) -> Self {
+        Self { coefficients }
+    }
+
+    /// The coefficients.
+    #[must_use]
+    pub fn coefficients(&self) -> &Coefficients {
+        &self.coefficients
+    }
+
+    /// Predicts one step of `req` for `spec` on `device`. Requests the resource estimate would
+    /// refuse (unsupported precision, bad sizes) are refused the same way.
+    pub fn predict(&self, spec: &ModelSpec, device: &Device, req: &PerfRequest) -> Result<Prediction, CoreError> {
+        let resources = estimate_resources(
+            spec,
+            &ResourceRequest {
+                hardware: device.hardware_type,
+                precision: req.precision,
+                mode: req.workload.mode(),
+                batch_size: req.batch_size,
+                seq_length: req.seq_length,
+            },
+        )?;
+        let cost = step_cost(spec, req.precision, req.workload, req.batch_size, req.seq_length)?;
+        let (peak_tflops, compute_rate) = device.dense_tflops.for_precision(req.precision);
+        let (eff, coefficient_source) = self
+            .coefficients
+            .efficiency(device.hardware_type, WorkloadClass::of(req.workload))
+            .ok_or_else(|| CoreError::InvalidConfig(String::from("perf_fit.json holds no coefficients")))?;
+        let compute_s = cost.flops / (peak_tflops * 1e12);
+        let memory_s = cost.bytes / (device.memory_bandwidth_gbs * 1e9);
+        let step_s = libm::fmax(compute_s / eff.compute, memory_s / eff.memory) + eff.overhead_ms / 1e3;
+        let memory_capacity = device.memory_mb();
+        let memory_usage = resources.min_memory_mb as f64;
+        Ok(Prediction {
+            throughput: round2(cost.items / step_s),
+            throughput_unit: String::from(match req.workload {
+                Workload::Forward => "items/s",
+                Workload::Prefill | Workload::Decode => "tokens/s",
+                Workload::TrainStep => "samples/s",
+            }),
+            latency: round2(step_s * 1e3),
+            memory_usage,
+            memory_capacity,
+            fits_in_memory: memory_usage <= memory_capacity,
+            bound: String::from(if compute_s / eff.compute >= memory_s / eff.memory {
+                "compute"
+            } else {
+                "memory"
+            }),
+            compute_rate,
+            flops_per_step: libm::round(cost.flops),
+            bytes_per_step: libm::round(cost.bytes),
+            roofline_throughput: round2(cost.items / libm::fmax(compute_s, memory_s)),
+            coefficient_source,
+            source: String::from(match coefficient_source {
+                CoefficientSource::HardwareType => "analytic_model",
+                _ => "analytic_model_pooled",
+            }),
+        })
+    }
+}
+
+fn round2(x: f64) -> f64 {
+    libm::round(x * 100.0) / 100.0
+}
+
+#[cfg(test)]
+mod tests;

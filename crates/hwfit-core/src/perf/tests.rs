@@ -1,0 +1,108 @@
+use super::*;
+use crate::{Catalog, DeviceCatalog};
+
+fn predict(model: &str, device: &str, precision: Precision, workload: Workload, batch: u32, seq: u32) -> Prediction {
+    let spec = Catalog::builtin().resolve(model).unwrap().spec;
+    let device = DeviceCatalog::builtin().resolve(device).unwrap().clone();
+    PerfModel::builtin()
+        .unwrap()
+        .predict(
+            &spec,
+            &device,
+            &PerfRequest {
+                precision,
+                workload,
+                batch_size: batch,
+                seq_length: seq,
+            },
+        )
+        .unwrap()
+}
+
+#[test]
+fn decode_cost_by_hand() {
+    // Llama 2 7B at Q4_0, one token with 256 cached: weights 6,738,149,376 params... (computed count
+    // 6,738,149,376 minus norms) × 4.5 / 8 bytes, KV 256 × 524,288 B.
+    let spec = Catalog::builtin().resolve("llama-2-7b").unwrap().spec;
+    let cost = step_cost(&spec, Precision::Q4_0, Workload::Decode, 1, 256).unwrap();
+    let weights = spec.parameters() as f64 * 4.5 / 8.0;
+    let kv = 256.0 * 524_288.0;
+    assert!((cost.bytes - (weights + kv)).abs() < 1.0);
+    assert!((cost.items - 1.0).abs() < f64::EPSILON);
+}
+
+#[test]
+fn moe_decode_reads_only_the_routed_experts() {
+    let spec = Catalog::builtin().resolve("mixtral").unwrap().spec;
+    let one = step_cost(&spec, Precision::Fp16, Workload::Decode, 1, 1).unwrap();
+    let many = step_cost(&spec, Precision::Fp16, Workload::Decode, 64, 1).unwrap();
+    // 2 of 8 experts at batch 1: about 13 B of 46.7 B parameters are read
+    assert!(one.bytes / 2.0 < 14e9 && one.bytes / 2.0 > 12e9, "{}", one.bytes);
+    assert!(many.bytes / 2.0 > 46e9);
+}
+
+#[test]
+fn throughput_never_exceeds_the_roofline_and_units_follow_the_workload() {
+    let p = predict("llama 3 8b", "RTX 4090", Precision::Q4KM, Workload::Decode, 1, 512);
+    assert!(p.throughput <= p.roofline_throughput);
+    assert_eq!(p.throughput_unit, "tokens/s");
+    assert_eq!(p.bound, "memory");
+    let f = predict("bert-base-uncased", "T4", Precision::Fp16, Workload::Forward, 32, 128);
+    assert_eq!(f.throughput_unit, "items/s");
+    assert!(f.throughput <= f.roofline_throughput);
+}
+
+#[test]
+fn big_models_do_not_fit_small_cards() {
+    let p = predict("llama 3 70b", "RTX 4090", Precision::Fp16, Workload::Decode, 1, 512);
+    assert!(!p.fits_in_memory);
+    assert!(p.memory_usage > 130_000.0);
+    let q = predict("llama 3 70b", "H200", Precision::Fp16, Workload::Decode, 1, 512);
+    assert!(q.fits_in_memory);
+}
+
+#[test]
+fn decode_on_an_encoder_is_refused() {
+    let spec = Catalog::builtin().resolve("bert-base-uncased").unwrap().spec;
+    let err = step_cost(&spec, Precision::Fp32, Workload::Decode, 1, 128).unwrap_err();
+    assert!(alloc::string::ToString::to_string(&err).contains("workload decode needs a model that generates text"));
+}
+
+#[test]
+fn fitting_recovers_known_coefficients() {
+    // Synthetic samples generated from known coefficients must give them back.
+    let truth = Efficiency {
+        compute: 0.4,
+        memory: 0.7,
+        overhead_ms: 2.0,
+    };
+    let catalog = Catalog::builtin();
+    let devices = DeviceCatalog::builtin();
+    let mut samples = alloc::vec::Vec::new();
+    for (i, device) in ["RTX 4090", "A100 PCIe", "L40", "RTX 3090"].iter().enumerate() {
+        let device = devices.resolve(device).unwrap();
+        for (model, workload, seq) in [
+            ("llama 2 7b", Workload::Decode, 64),
+            ("llama 3 8b", Workload::Prefill, 512),
+            ("llama 3 8b", Workload::Decode, 256),
+        ] {
+            let spec = catalog.resolve(model).unwrap().spec;
+            let req = PerfRequest {
+                precision: Precision::Q4_0,
+                workload,
+                batch_size: 1,
+                seq_length: seq,
+            };
+            let mut s = fit::Sample::new(&spec, device, &req, 1.0, alloc::format!("{i}")).unwrap();
+            s.measured = s.predict(&truth);
+            samples.push(s);
+        }
+    }
+    let fitted = fit::fit(&samples, "synthetic");
+    let got = fitted.generate.by_hardware[&HardwareType::Cuda];
+    assert!(
+        (got.compute - 0.4).abs() < 0.01 && (got.memory - 0.7).abs() < 0.01 && (got.overhead_ms - 2.0).abs() < 0.05,
+        "{got:?}"
+    );
+    assert!(fit::accuracy(&fitted, &samples).within_25_percent > 0.99);
+}
