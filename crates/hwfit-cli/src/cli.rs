@@ -31,6 +31,42 @@ pub enum Command {
     Predict(PredictArgs),
     /// Fit the performance model to the measured data and report its accuracy.
     Calibrate(CalibrateArgs),
+    /// Select the hardware to run a model on, ranked by predicted performance.
+    Select(SelectArgs),
+}
+
+/// Arguments of `hwfit select`.
+#[derive(Debug, Args)]
+pub struct SelectArgs {
+    #[command(flatten)]
+    pub model: ModelArg,
+    /// Items per step.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub batch_size: u32,
+    /// Tokens per sequence.
+    #[arg(long, default_value_t = 128, allow_negative_numbers = true)]
+    pub seq_length: u32,
+    /// inference or training.
+    #[arg(long, default_value = "inference")]
+    pub mode: Mode,
+    /// Weight precision.
+    #[arg(long, default_value = "fp32")]
+    pub precision: Precision,
+    /// Hardware types to choose from, comma-separated (default: every type with a reference device).
+    #[arg(long, value_name = "H1,H2")]
+    pub hardware: Option<String>,
+    /// Concrete devices to choose from (repeatable).
+    #[arg(long = "device", value_name = "DEVICE")]
+    pub devices: Vec<String>,
+    /// classification, generation, embedding, speech_recognition, fine_tuning or training.
+    #[arg(long)]
+    pub task_type: Option<hwfit_core::TaskType>,
+    /// A selection config (JSON, the seeds' shape).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Arguments of `hwfit devices`.

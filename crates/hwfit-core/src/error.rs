@@ -53,6 +53,12 @@ pub enum CoreError {
         /// The hardware type.
         hardware: &'static str,
     },
+    /// A selection with no candidates.
+    #[error("no hardware to choose from: the candidate list is empty")]
+    NoCandidates,
+    /// A selection configuration that is not valid.
+    #[error("selection config: {0}")]
+    InvalidSelectionConfig(String),
     /// A numeric argument outside its valid range.
     #[error("invalid {field}: {value} ({reason})")]
     InvalidNumber {

@@ -40,6 +40,7 @@ pub mod name_estimate;
 pub mod perf;
 pub mod precision;
 pub mod resources;
+pub mod select;
 pub mod spec;
 mod text;
 
@@ -55,4 +56,5 @@ pub use mode::{Mode, Workload};
 pub use perf::{PerfModel, PerfRequest, Prediction};
 pub use precision::Precision;
 pub use resources::{estimate_resources, MemoryBreakdown, ResourceRequest, ResourceRequirements};
+pub use select::{select_hardware, Candidate, Selection, SelectionConfig, SelectionRequest, TaskType};
 pub use spec::{Component, ConvNet, Modality, ModelSpec, TransformerStack};

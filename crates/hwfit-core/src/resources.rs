@@ -49,27 +49,40 @@ pub struct ResourceRequest {
 }
 
 impl ResourceRequest {
-    /// Checks the request against the model: positive, bounded sizes; a sequence the model accepts;
-    /// a precision the hardware supports and, for training, one that can be trained.
+    /// Checks the request against the model ([`validate_request`]) and that the hardware supports
+    /// the precision.
     pub fn validate(&self, spec: &ModelSpec) -> Result<(), CoreError> {
-        check_range("batch_size", self.batch_size, MAX_BATCH_SIZE)?;
-        check_range("seq_length", self.seq_length, MAX_SEQ_LENGTH)?;
-        let reads_text = spec.stacks().any(|s| s.input == crate::Modality::Text);
-        if reads_text && spec.max_positions > 0 && self.seq_length > spec.max_positions {
-            return Err(CoreError::SequenceTooLong {
-                seq_length: self.seq_length,
-                max_positions: spec.max_positions,
-                model: spec.name.clone(),
-            });
-        }
+        validate_request(spec, self.precision, self.mode, self.batch_size, self.seq_length)?;
         compat::check_precision(self.hardware, self.precision)?;
-        if self.mode == Mode::Training && !self.precision.is_trainable() {
-            return Err(CoreError::UntrainablePrecision {
-                precision: self.precision.as_str(),
-            });
-        }
         Ok(())
     }
+}
+
+/// Checks what does not depend on the hardware: positive, bounded sizes; a sequence the model
+/// accepts; for training, a precision that can be trained.
+pub fn validate_request(
+    spec: &ModelSpec,
+    precision: Precision,
+    mode: Mode,
+    batch_size: u32,
+    seq_length: u32,
+) -> Result<(), CoreError> {
+    check_range("batch_size", batch_size, MAX_BATCH_SIZE)?;
+    check_range("seq_length", seq_length, MAX_SEQ_LENGTH)?;
+    let reads_text = spec.stacks().any(|s| s.input == crate::Modality::Text);
+    if reads_text && spec.max_positions > 0 && seq_length > spec.max_positions {
+        return Err(CoreError::SequenceTooLong {
+            seq_length,
+            max_positions: spec.max_positions,
+            model: spec.name.clone(),
+        });
+    }
+    if mode == Mode::Training && !precision.is_trainable() {
+        return Err(CoreError::UntrainablePrecision {
+            precision: precision.as_str(),
+        });
+    }
+    Ok(())
 }
 
 fn check_range(field: &'static str, value: u32, max: u32) -> Result<(), CoreError> {

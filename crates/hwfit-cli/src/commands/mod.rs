@@ -7,6 +7,7 @@ mod devices;
 mod models;
 mod predict;
 mod resources;
+mod select;
 
 use anyhow::Result;
 
@@ -22,5 +23,6 @@ pub fn run(cli: &Cli) -> Result<()> {
         Command::Devices(args) => devices::run(args),
         Command::Predict(args) => predict::run(args),
         Command::Calibrate(args) => calibrate::run(args),
+        Command::Select(args) => select::run(args),
     }
 }

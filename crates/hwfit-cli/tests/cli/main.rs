@@ -6,6 +6,7 @@ mod errors;
 mod models;
 mod perf;
 mod resources;
+mod select;
 
 use assert_cmd::Command;
 

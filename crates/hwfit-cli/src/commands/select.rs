@@ -1,0 +1,135 @@
+//! `hwfit select`.
+
+use anyhow::{Context, Result};
+use hwfit_core::{
+    select_hardware, Candidate, Catalog, DeviceCatalog, HardwareType, PerfModel, Selection, SelectionConfig,
+    SelectionRequest,
+};
+
+use crate::cli::SelectArgs;
+use crate::{model_input, output};
+
+/// Candidates from `--hardware` and `--device`, or every hardware type with a reference device.
+fn candidates(args: &SelectArgs, devices: &DeviceCatalog) -> Result<Vec<Candidate>> {
+    let mut out = Vec::new();
+    if let Some(list) = &args.hardware {
+        let names: Vec<&str> = list.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+        anyhow::ensure!(!names.is_empty(), "the --hardware list is empty");
+        for name in names {
+            let hw: HardwareType = name.parse()?;
+            out.push(Candidate::hardware(devices, hw)?);
+        }
+    }
+    for name in &args.devices {
+        out.push(Candidate::device(devices.resolve(name)?));
+    }
+    if args.hardware.is_none() && args.devices.is_empty() {
+        out.extend(
+            HardwareType::ALL
+                .iter()
+                .filter_map(|hw| Candidate::hardware(devices, *hw).ok()),
+        );
+    }
+    Ok(out)
+}
+
+fn config(args: &SelectArgs) -> Result<SelectionConfig> {
+    match &args.config {
+        None => Ok(SelectionConfig::default()),
+        Some(path) => {
+            let json = std::fs::read_to_string(path)
+                .with_context(|| format!("cannot read selection config {}", path.display()))?;
+            SelectionConfig::from_json(&json).with_context(|| format!("in {}", path.display()))
+        }
+    }
+}
+
+fn print_text(s: &Selection) {
+    output::text(&format!(
+        "{} ({}, {} parameters, {}) — {}, {}, batch {}, {} tokens, {}",
+        s.model_name,
+        s.model_family,
+        output::params(s.model_size),
+        s.model_size_category,
+        s.mode,
+        s.workload,
+        s.batch_size,
+        s.sequence_length,
+        s.precision
+    ));
+    output::text(&format!(
+        "recommendation: {}   fallbacks: {}",
+        s.primary_recommendation.as_deref().unwrap_or("none"),
+        if s.fallback_options.is_empty() {
+            "none".into()
+        } else {
+            s.fallback_options.join(", ")
+        }
+    ));
+    let mut table = output::table([
+        "candidate",
+        "device",
+        "score",
+        "throughput",
+        "latency ms",
+        "memory",
+        "status",
+    ]);
+    let mut rows: Vec<_> = s.all_scores.iter().collect();
+    rows.sort_by(|a, b| {
+        b.1.score
+            .unwrap_or(-1.0)
+            .total_cmp(&a.1.score.unwrap_or(-1.0))
+            .then(a.0.cmp(b.0))
+    });
+    for (key, c) in rows {
+        let (throughput, latency, memory) = c.predictions.as_ref().map_or_else(
+            || ("-".into(), "-".into(), "-".into()),
+            |p| {
+                (
+                    format!("{:.1} {}", p.throughput, p.throughput_unit),
+                    format!("{:.2}", p.latency),
+                    format!("{} of {}", output::mb(p.memory_usage), output::mb(p.memory_capacity)),
+                )
+            },
+        );
+        table.add_row([
+            key.clone(),
+            c.device.clone(),
+            c.score.map_or_else(|| "-".into(), |v| format!("{v:.3}")),
+            throughput,
+            latency,
+            memory,
+            c.excluded.clone().unwrap_or_else(|| format!("ok ({})", c.support)),
+        ]);
+    }
+    output::text(&table.to_string());
+    output::text(&s.explanation);
+    output::text(&format!("source: {}", s.prediction_source));
+}
+
+/// Selects and prints.
+pub fn run(args: &SelectArgs) -> Result<()> {
+    let catalog = Catalog::builtin();
+    let devices = DeviceCatalog::builtin();
+    let model = model_input::resolve(
+        &catalog,
+        args.model.model.as_deref(),
+        args.model.model_config.as_deref(),
+    )?;
+    let req = SelectionRequest {
+        batch_size: args.batch_size,
+        seq_length: args.seq_length,
+        mode: args.mode,
+        precision: args.precision,
+        task_type: args.task_type,
+        candidates: candidates(args, &devices)?,
+    };
+    let selection = select_hardware(&model.spec, &req, &PerfModel::builtin()?, &config(args)?)?;
+    if args.json {
+        output::json(&selection)
+    } else {
+        print_text(&selection);
+        Ok(())
+    }
+}

@@ -1,0 +1,147 @@
+use alloc::string::ToString;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::*;
+use crate::Catalog;
+
+fn request(hw: &[HardwareType], devices: &[&str], precision: Precision, batch: u32) -> SelectionRequest {
+    let catalog = DeviceCatalog::builtin();
+    let mut candidates: Vec<Candidate> = hw.iter().map(|h| Candidate::hardware(&catalog, *h).unwrap()).collect();
+    candidates.extend(devices.iter().map(|d| Candidate::device(catalog.resolve(d).unwrap())));
+    SelectionRequest {
+        batch_size: batch,
+        seq_length: 128,
+        mode: Mode::Inference,
+        precision,
+        task_type: None,
+        candidates,
+    }
+}
+
+fn select(model: &str, req: &SelectionRequest) -> Result<Selection, CoreError> {
+    let spec = Catalog::builtin().resolve(model).unwrap().spec;
+    select_hardware(&spec, req, &PerfModel::builtin().unwrap(), &SelectionConfig::default())
+}
+
+#[test]
+fn gpus_beat_cpus_for_vision_unlike_the_python_original() {
+    let s = select(
+        "vit-base-patch16-224",
+        &request(&[HardwareType::Cpu, HardwareType::Cuda], &[], Precision::Fp16, 16),
+    )
+    .unwrap();
+    assert_eq!(s.primary_recommendation.as_deref(), Some("cuda"));
+    assert_eq!(s.fallback_options, ["cpu"]);
+    assert_eq!(s.model_size_category, "small");
+}
+
+#[test]
+fn a_model_that_does_not_fit_is_excluded_with_the_numbers() {
+    let s = select(
+        "llama 3 70b",
+        &request(&[HardwareType::Cpu], &["RTX 4090", "H200"], Precision::Fp16, 1),
+    )
+    .unwrap();
+    assert_eq!(s.primary_recommendation.as_deref(), Some("nvidia-h200-sxm"));
+    let why = s.all_scores["nvidia-rtx-4090"].excluded.as_deref().unwrap();
+    assert!(why.starts_with("does not fit in 24.0 GB (needs 13"), "{why}");
+    assert!(
+        s.explanation.contains("nvidia-rtx-4090: does not fit in 24.0 GB"),
+        "{}",
+        s.explanation
+    );
+    assert!(
+        s.explanation
+            .starts_with("nvidia-h200-sxm (NVIDIA H200 SXM 141GB) ranks first"),
+        "{}",
+        s.explanation
+    );
+    assert!(!s.compatible_hardware.contains(&"nvidia-rtx-4090".to_string()));
+}
+
+#[test]
+fn unsupported_precision_excludes_only_that_candidate() {
+    let s = select(
+        "bert-base-uncased",
+        &request(&[HardwareType::Cpu, HardwareType::Cuda], &[], Precision::Fp8, 8),
+    )
+    .unwrap();
+    assert_eq!(s.primary_recommendation.as_deref(), Some("cuda"));
+    assert!(s.all_scores["cpu"]
+        .excluded
+        .as_deref()
+        .unwrap()
+        .contains("cpu does not support precision fp8"));
+}
+
+#[test]
+fn request_errors_are_errors() {
+    let mut req = request(&[], &[], Precision::Fp32, 1);
+    assert!(matches!(select("gpt2", &req), Err(CoreError::NoCandidates)));
+    req = request(&[HardwareType::Cuda], &[], Precision::Int4, 1);
+    req.mode = Mode::Training;
+    assert!(select("gpt2", &req)
+        .unwrap_err()
+        .to_string()
+        .contains("training at int4"));
+    req = request(&[HardwareType::Cuda], &[], Precision::Fp32, 0);
+    assert!(select("gpt2", &req).unwrap_err().to_string().contains("batch_size"));
+    req = request(&[HardwareType::Cuda], &[], Precision::Fp32, 1);
+    req.task_type = Some(TaskType::Generation);
+    assert!(select("bert-base-uncased", &req)
+        .unwrap_err()
+        .to_string()
+        .contains("needs a model that generates text"));
+}
+
+#[test]
+fn training_task_types_select_for_training() {
+    let mut req = request(&[HardwareType::Cuda, HardwareType::Cpu], &[], Precision::Bf16, 8);
+    req.task_type = Some(TaskType::FineTuning);
+    let s = select("gpt2", &req).unwrap();
+    assert_eq!(s.mode, Mode::Training);
+    assert_eq!(s.workload, Workload::TrainStep);
+    assert_eq!(s.primary_recommendation.as_deref(), Some("cuda"));
+}
+
+#[test]
+fn weights_steer_the_ranking() {
+    // Memory headroom alone: the 192 GB M2 Ultra beats the 24 GB RTX 4090 for a 7 B model.
+    let spec = Catalog::builtin().resolve("llama 2 7b").unwrap().spec;
+    let req = request(&[], &["RTX 4090", "M2 Ultra"], Precision::Q4_0, 1);
+    let mut config = SelectionConfig::default();
+    let perf = PerfModel::builtin().unwrap();
+    assert_eq!(
+        select_hardware(&spec, &req, &perf, &config)
+            .unwrap()
+            .primary_recommendation
+            .as_deref(),
+        Some("nvidia-rtx-4090")
+    );
+    config.selection_criteria.inference = config::InferenceWeights {
+        latency_weight: 0.0,
+        throughput_weight: 0.0,
+        memory_weight: 1.0,
+        compatibility_weight: 0.0,
+    };
+    assert_eq!(
+        select_hardware(&spec, &req, &perf, &config)
+            .unwrap()
+            .primary_recommendation
+            .as_deref(),
+        Some("apple-m2-ultra")
+    );
+}
+
+#[test]
+fn nothing_eligible_is_an_answer_without_a_recommendation() {
+    let s = select("llama 3.1 405b", &request(&[], &["RTX 4090"], Precision::Fp16, 1)).unwrap();
+    assert_eq!(s.primary_recommendation, None);
+    assert!(
+        s.explanation.starts_with("No candidate can run this request."),
+        "{}",
+        s.explanation
+    );
+    let _ = vec![0];
+}
