@@ -33,6 +33,173 @@ pub enum Command {
     Calibrate(CalibrateArgs),
     /// Select the hardware to run a model on, ranked by predicted performance.
     Select(SelectArgs),
+    /// Predictions for models × hardware × batch sizes × precisions (the predictor guide's matrix).
+    Matrix(MatrixArgs),
+    /// The hardware selection map: families × size categories × batch sizes × modes.
+    Map(MapArgs),
+    /// Plan distributed training: strategy, batches, memory, torchrun and DeepSpeed configs.
+    Distributed(DistributedArgs),
+    /// Resource-pool configuration for several models.
+    ResourceConfig(ResourceConfigArgs),
+    /// Recommend catalog models for a task under hardware constraints.
+    Recommend(RecommendArgs),
+    /// Which of the given models run on a hardware type or device.
+    Compatible(CompatibleArgs),
+    /// Render a runnable starter file for a model on its recommended hardware.
+    Template(TemplateArgs),
+}
+
+/// `--hardware` and `--device` lists.
+#[derive(Debug, Args)]
+pub struct TargetArgs {
+    /// Hardware types, comma-separated (default: every type with a reference device).
+    #[arg(long, value_name = "H1,H2")]
+    pub hardware: Option<String>,
+    /// Devices, comma-separated or repeated.
+    #[arg(long = "devices", alias = "device", value_name = "D1,D2")]
+    pub devices: Vec<String>,
+}
+
+/// Arguments of `hwfit matrix`.
+#[derive(Debug, Args)]
+pub struct MatrixArgs {
+    /// Models, comma-separated (default: the guide's bert-base-uncased, t5-small, gpt2, vit-base-patch16-224).
+    #[arg(long, value_name = "M1,M2")]
+    pub models: Option<String>,
+    #[command(flatten)]
+    pub targets: TargetArgs,
+    /// Batch sizes, comma-separated.
+    #[arg(long, default_value = "1,8,32", value_name = "B1,B2")]
+    pub batch_sizes: String,
+    /// Precisions, comma-separated.
+    #[arg(long, default_value = "fp32", value_name = "P1,P2")]
+    pub precision: String,
+    /// inference or training.
+    #[arg(long, default_value = "inference")]
+    pub mode: Mode,
+    /// Tokens per sequence.
+    #[arg(long, default_value_t = 128, allow_negative_numbers = true)]
+    pub seq_length: u32,
+    /// Write the JSON here instead of printing it.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Print JSON (the default when --output is not given).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `hwfit map`.
+#[derive(Debug, Args)]
+pub struct MapArgs {
+    #[command(flatten)]
+    pub targets: TargetArgs,
+    /// A selection config (JSON).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Write the JSON here instead of printing it.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Print JSON (the default when --output is not given).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `hwfit distributed`.
+#[derive(Debug, Args)]
+pub struct DistributedArgs {
+    #[command(flatten)]
+    pub model: ModelArg,
+    /// GPUs.
+    #[arg(long, allow_negative_numbers = true)]
+    pub gpu_count: u32,
+    /// Per-GPU batch.
+    #[arg(long, allow_negative_numbers = true)]
+    pub batch_size: u32,
+    /// Memory per GPU, GB (default: the device's, else 80).
+    #[arg(long, allow_negative_numbers = true)]
+    pub max_memory_gb: Option<f64>,
+    /// The GPU model.
+    #[arg(long)]
+    pub device: Option<String>,
+    /// Tokens per sequence.
+    #[arg(long, default_value_t = 512, allow_negative_numbers = true)]
+    pub seq_length: u32,
+    /// Also write the DeepSpeed config to this file.
+    #[arg(long, value_name = "FILE")]
+    pub deepspeed_config: Option<PathBuf>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `hwfit resource-config`.
+#[derive(Debug, Args)]
+pub struct ResourceConfigArgs {
+    /// Models.
+    #[arg(required = true, value_name = "MODEL")]
+    pub models: Vec<String>,
+    #[command(flatten)]
+    pub targets: TargetArgs,
+    /// Weight precision.
+    #[arg(long, default_value = "fp16")]
+    pub precision: Precision,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `hwfit recommend`.
+#[derive(Debug, Args)]
+pub struct RecommendArgs {
+    /// A Hugging Face pipeline task (text-generation, image-classification …).
+    #[arg(long)]
+    pub task: String,
+    #[command(flatten)]
+    pub targets: TargetArgs,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `hwfit compatible`.
+#[derive(Debug, Args)]
+pub struct CompatibleArgs {
+    /// Models.
+    #[arg(required = true, value_name = "MODEL")]
+    pub models: Vec<String>,
+    /// The hardware type.
+    #[arg(long, required_unless_present = "device", conflicts_with = "device")]
+    pub hardware: Option<HardwareType>,
+    /// Or a device.
+    #[arg(long)]
+    pub device: Option<String>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `hwfit template`.
+#[derive(Debug, Args)]
+pub struct TemplateArgs {
+    #[command(flatten)]
+    pub model: ModelArg,
+    /// pytorch, transformers.js or onnxruntime-web.
+    #[arg(long, default_value = "pytorch")]
+    pub runtime: crate::template::Runtime,
+    #[command(flatten)]
+    pub targets: TargetArgs,
+    /// Items per step.
+    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    pub batch_size: u32,
+    /// Weight precision (default: fp16 on GPUs, fp32 elsewhere).
+    #[arg(long)]
+    pub precision: Option<Precision>,
+    /// Write the file here instead of printing it.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Print JSON (the rendered file and what it was rendered for).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Arguments of `hwfit select`.

@@ -6,6 +6,8 @@ mod commands;
 mod model_db;
 mod model_input;
 mod output;
+mod targets;
+mod template;
 
 use std::process::ExitCode;
 

@@ -1,20 +1,32 @@
 //! Printing: JSON for machines, tables for people, one-line errors on stderr.
 
+use std::io::Write;
+
 use anyhow::Result;
 use comfy_table::{presets::UTF8_BORDERS_ONLY, Table};
 use serde::Serialize;
 
+/// Writes a line to stdout. A closed pipe (`hwfit … | head`) ends the program quietly instead of
+/// panicking as `println!` would.
+fn line(s: &str) {
+    if let Err(e) = writeln!(std::io::stdout().lock(), "{s}") {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        error(&anyhow::Error::new(e).context("cannot write to stdout"));
+        std::process::exit(1);
+    }
+}
+
 /// Prints a value as pretty JSON.
-#[allow(clippy::print_stdout)]
 pub fn json<T: Serialize>(value: &T) -> Result<()> {
-    println!("{}", serde_json::to_string_pretty(value)?);
+    line(&serde_json::to_string_pretty(value)?);
     Ok(())
 }
 
 /// Prints text.
-#[allow(clippy::print_stdout)]
 pub fn text(s: &str) {
-    println!("{s}");
+    line(s);
 }
 
 /// A table with hwfit's style and the given header.

@@ -53,6 +53,20 @@ pub enum CoreError {
         /// The hardware type.
         hardware: &'static str,
     },
+    /// Nothing the planner can choose fits the memory.
+    #[error("{what} does not fit: the leanest configuration needs {needed_gb} GB per GPU")]
+    DoesNotFit {
+        /// What was planned.
+        what: String,
+        /// Memory per GPU the leanest configuration needs, GB.
+        needed_gb: f64,
+    },
+    /// A list argument that is empty.
+    #[error("the list of {what} is empty")]
+    EmptyList {
+        /// Which list.
+        what: &'static str,
+    },
     /// A selection with no candidates.
     #[error("no hardware to choose from: the candidate list is empty")]
     NoCandidates,

@@ -72,6 +72,29 @@ impl Family {
 }
 
 impl Subfamily {
+    /// The Hugging Face pipeline task that runs a model of this subfamily.
+    #[must_use]
+    pub const fn pipeline_task(self) -> &'static str {
+        match self {
+            Self::MaskedLm => "fill-mask",
+            Self::SentenceTransformer => "feature-extraction",
+            Self::TokenClassifier => "token-classification",
+            Self::TextClassifier => "text-classification",
+            Self::CausalLm | Self::ChatModel => "text-generation",
+            Self::Seq2seq => "text2text-generation",
+            Self::ImageClassifier => "image-classification",
+            Self::ObjectDetector => "object-detection",
+            Self::Segmentation => "image-segmentation",
+            Self::DepthEstimation => "depth-estimation",
+            Self::SpeechRecognition => "automatic-speech-recognition",
+            Self::AudioClassifier => "audio-classification",
+            Self::TextToSpeech => "text-to-speech",
+            Self::VisionLanguage => "image-to-text",
+            Self::ImageTextEncoder => "zero-shot-image-classification",
+            Self::DocumentQa => "document-question-answering",
+        }
+    }
+
     /// The family this subfamily belongs to.
     #[must_use]
     pub const fn family(self) -> Family {

@@ -38,6 +38,18 @@ impl HardwareType {
         matches!(self, Self::Webnn | Self::Webgpu | Self::Wasm)
     }
 
+    /// The PyTorch device string for this back-end (`cuda:0`, `mps`, `cpu`); ROCm builds of PyTorch
+    /// use the `cuda` device. `None` where PyTorch does not run (OpenVINO, QNN, browser back-ends).
+    #[must_use]
+    pub const fn torch_device(self) -> Option<&'static str> {
+        match self {
+            Self::Cuda | Self::Rocm => Some("cuda:0"),
+            Self::Mps => Some("mps"),
+            Self::Cpu => Some("cpu"),
+            Self::Openvino | Self::Qnn | Self::Webnn | Self::Webgpu | Self::Wasm => None,
+        }
+    }
+
     /// Fixed memory the runtime itself takes before any model is loaded, in MB: the allowance hwfit
     /// adds to every estimate. These are stated assumptions, not measurements: a CUDA/ROCm context
     /// with cuBLAS/rocBLAS workspaces; a framework process on CPU/MPS; a browser tab's runtime.

@@ -38,6 +38,7 @@ pub mod hf_config;
 pub mod mode;
 pub mod name_estimate;
 pub mod perf;
+pub mod plan;
 pub mod precision;
 pub mod resources;
 pub mod select;

@@ -5,9 +5,11 @@ mod classify;
 mod compat;
 mod devices;
 mod models;
+mod plan;
 mod predict;
 mod resources;
 mod select;
+mod template;
 
 use anyhow::Result;
 
@@ -24,5 +26,12 @@ pub fn run(cli: &Cli) -> Result<()> {
         Command::Predict(args) => predict::run(args),
         Command::Calibrate(args) => calibrate::run(args),
         Command::Select(args) => select::run(args),
+        Command::Matrix(args) => plan::matrix(args),
+        Command::Map(args) => plan::map(args),
+        Command::Distributed(args) => plan::distributed(args),
+        Command::ResourceConfig(args) => plan::resource_config(args),
+        Command::Recommend(args) => plan::recommend(args),
+        Command::Compatible(args) => plan::compatible(args),
+        Command::Template(args) => template::run(args),
     }
 }

@@ -1,40 +1,14 @@
 //! `hwfit select`.
 
 use anyhow::{Context, Result};
-use hwfit_core::{
-    select_hardware, Candidate, Catalog, DeviceCatalog, HardwareType, PerfModel, Selection, SelectionConfig,
-    SelectionRequest,
-};
+use hwfit_core::{select_hardware, Catalog, DeviceCatalog, PerfModel, Selection, SelectionConfig, SelectionRequest};
 
 use crate::cli::SelectArgs;
-use crate::{model_input, output};
+use crate::{model_input, output, targets};
 
-/// Candidates from `--hardware` and `--device`, or every hardware type with a reference device.
-fn candidates(args: &SelectArgs, devices: &DeviceCatalog) -> Result<Vec<Candidate>> {
-    let mut out = Vec::new();
-    if let Some(list) = &args.hardware {
-        let names: Vec<&str> = list.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
-        anyhow::ensure!(!names.is_empty(), "the --hardware list is empty");
-        for name in names {
-            let hw: HardwareType = name.parse()?;
-            out.push(Candidate::hardware(devices, hw)?);
-        }
-    }
-    for name in &args.devices {
-        out.push(Candidate::device(devices.resolve(name)?));
-    }
-    if args.hardware.is_none() && args.devices.is_empty() {
-        out.extend(
-            HardwareType::ALL
-                .iter()
-                .filter_map(|hw| Candidate::hardware(devices, *hw).ok()),
-        );
-    }
-    Ok(out)
-}
-
-fn config(args: &SelectArgs) -> Result<SelectionConfig> {
-    match &args.config {
+/// The selection config from `--config`, or the seeds' defaults.
+pub fn load_config(path: Option<&std::path::Path>) -> Result<SelectionConfig> {
+    match path {
         None => Ok(SelectionConfig::default()),
         Some(path) => {
             let json = std::fs::read_to_string(path)
@@ -123,9 +97,14 @@ pub fn run(args: &SelectArgs) -> Result<()> {
         mode: args.mode,
         precision: args.precision,
         task_type: args.task_type,
-        candidates: candidates(args, &devices)?,
+        candidates: targets::candidates(args.hardware.as_deref(), &args.devices, &devices)?,
     };
-    let selection = select_hardware(&model.spec, &req, &PerfModel::builtin()?, &config(args)?)?;
+    let selection = select_hardware(
+        &model.spec,
+        &req,
+        &PerfModel::builtin()?,
+        &load_config(args.config.as_deref())?,
+    )?;
     if args.json {
         output::json(&selection)
     } else {

@@ -5,8 +5,10 @@ mod compat;
 mod errors;
 mod models;
 mod perf;
+mod plan;
 mod resources;
 mod select;
+mod template;
 
 use assert_cmd::Command;
 

@@ -228,6 +228,31 @@ impl Classifier {
         self.families.iter().map(|f| f.name.as_str())
     }
 
+    /// Every pipeline task some family claims, sorted.
+    #[must_use]
+    pub fn known_tasks(&self) -> Vec<&str> {
+        let mut tasks: Vec<&str> = self
+            .families
+            .iter()
+            .flat_map(|f| f.def.tasks.iter().map(String::as_str))
+            .collect();
+        tasks.sort_unstable();
+        tasks.dedup();
+        tasks
+    }
+
+    /// The subfamilies whose definitions list `task`.
+    #[must_use]
+    pub fn subfamilies_for_task(&self, task: &str) -> Vec<&str> {
+        let key = crate::text::normalize_key(task);
+        self.families
+            .iter()
+            .flat_map(|f| f.subfamilies.iter())
+            .filter(|s| s.def.tasks.iter().any(|t| crate::text::normalize_key(t) == key))
+            .map(|s| s.name.as_str())
+            .collect()
+    }
+
     /// The template recommended for a family and subfamily: the subfamily's, else the family's,
     /// else `hf_<family>_template.py`.
     #[must_use]

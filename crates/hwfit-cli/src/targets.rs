@@ -1,0 +1,34 @@
+//! Candidates from `--hardware` (types on their reference devices) and `--device` (concrete devices).
+
+use anyhow::Result;
+use hwfit_core::{Candidate, DeviceCatalog, HardwareType};
+
+/// Parses a comma-separated list, refusing one that names nothing.
+pub fn list<'a>(flag: &str, value: &'a str) -> Result<Vec<&'a str>> {
+    let items: Vec<&str> = value.split(',').map(str::trim).filter(|s| !s.is_empty()).collect();
+    anyhow::ensure!(!items.is_empty(), "the {flag} list is empty");
+    Ok(items)
+}
+
+/// The candidates named; every hardware type with a reference device when none is named.
+pub fn candidates(hardware: Option<&str>, devices: &[String], catalog: &DeviceCatalog) -> Result<Vec<Candidate>> {
+    let mut out = Vec::new();
+    if let Some(value) = hardware {
+        for name in list("--hardware", value)? {
+            out.push(Candidate::hardware(catalog, name.parse::<HardwareType>()?)?);
+        }
+    }
+    for value in devices {
+        for name in list("--device", value)? {
+            out.push(Candidate::device(catalog.resolve(name)?));
+        }
+    }
+    if hardware.is_none() && devices.is_empty() {
+        out.extend(
+            HardwareType::ALL
+                .iter()
+                .filter_map(|hw| Candidate::hardware(catalog, *hw).ok()),
+        );
+    }
+    Ok(out)
+}

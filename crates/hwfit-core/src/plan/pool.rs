@@ -1,0 +1,165 @@
+//! Resource-pool configuration for several models (the integration guide's
+//! `get_optimal_resource_pool_config`): the hardware each model should run on, what each needs, and
+//! whether the pool must run in low-memory mode (the models together exceed the preferred device).
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use crate::perf::PerfModel;
+use crate::resources::{estimate_resources, ResourceRequest, ResourceRequirements};
+use crate::select::{select_hardware, Candidate, SelectionConfig, SelectionRequest};
+use crate::spec::ModelSpec;
+use crate::{CoreError, Mode, Precision};
+
+/// Idle timeout before a cached model is released, minutes: a policy, not a measurement — release
+/// sooner when the models do not all fit at once.
+pub const TIMEOUT_MINS: u32 = 30;
+/// The timeout in low-memory mode.
+pub const LOW_MEMORY_TIMEOUT_MINS: u32 = 10;
+
+/// The pool settings.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PoolSettings {
+    /// Whether models must be evicted to make room (their total exceeds the device).
+    pub low_memory_mode: bool,
+    /// Idle timeout, minutes.
+    pub recommended_timeout_mins: u32,
+    /// Memory of the preferred device, MB.
+    pub max_memory_mb: u64,
+}
+
+/// Memory across the pool.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PoolRequirements {
+    /// The largest single model's recommended memory, MB.
+    pub max_memory_mb: u64,
+    /// All models' recommended memory together, MB.
+    pub total_memory_mb: u64,
+    /// Per model.
+    pub per_model: BTreeMap<String, ResourceRequirements>,
+}
+
+/// Where to run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PoolHardware {
+    /// The hardware most models prefer.
+    pub preferred_hardware: String,
+    /// Its PyTorch device string, where PyTorch runs there.
+    pub torch_device: Option<String>,
+    /// Each model's primary recommendation.
+    pub per_model: BTreeMap<String, String>,
+}
+
+/// The configuration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ResourcePoolConfig {
+    /// Settings.
+    pub resource_pool_config: PoolSettings,
+    /// Memory.
+    pub resource_requirements: PoolRequirements,
+    /// Hardware.
+    pub hardware_recommendations: PoolHardware,
+    /// Why.
+    pub explanation: String,
+}
+
+/// Plans a pool for `models` (inference, batch 1, `seq_length` tokens, `precision`).
+pub fn resource_pool_config(
+    models: &[ModelSpec],
+    candidates: &[Candidate],
+    precision: Precision,
+    seq_length: u32,
+    perf: &PerfModel,
+    config: &SelectionConfig,
+) -> Result<ResourcePoolConfig, CoreError> {
+    if models.is_empty() {
+        return Err(CoreError::EmptyList { what: "models" });
+    }
+    let mut per_model_hw = BTreeMap::new();
+    let mut per_model_req = BTreeMap::new();
+    let mut votes: Vec<(String, usize)> = Vec::new();
+    for spec in models {
+        let seq = seq_length.min(spec.max_positions.max(1));
+        let req = SelectionRequest {
+            batch_size: 1,
+            seq_length: seq,
+            mode: Mode::Inference,
+            precision,
+            task_type: None,
+            candidates: candidates.to_vec(),
+        };
+        let selection = select_hardware(spec, &req, perf, config)?;
+        let primary = selection.primary_recommendation.ok_or_else(|| CoreError::DoesNotFit {
+            what: format!("{} on any candidate", spec.name),
+            needed_gb: 0.0,
+        })?;
+        let candidate = candidates
+            .iter()
+            .find(|c| c.key == primary)
+            .ok_or(CoreError::NoCandidates)?;
+        let r = estimate_resources(
+            spec,
+            &ResourceRequest {
+                hardware: candidate.device.hardware_type,
+                precision,
+                mode: Mode::Inference,
+                batch_size: 1,
+                seq_length: seq,
+            },
+        )?;
+        match votes.iter_mut().find(|(k, _)| *k == primary) {
+            Some(v) => v.1 += 1,
+            None => votes.push((primary.clone(), 1)),
+        }
+        per_model_hw.insert(spec.name.clone(), primary);
+        per_model_req.insert(spec.name.clone(), r);
+    }
+    // Most votes; ties go to the earliest model's choice.
+    let preferred = votes
+        .iter()
+        .max_by(|a, b| a.1.cmp(&b.1).then(core::cmp::Ordering::Greater))
+        .map(|(k, _)| k.clone())
+        .unwrap_or_default();
+    let device = candidates
+        .iter()
+        .find(|c| c.key == preferred)
+        .ok_or(CoreError::NoCandidates)?;
+    let capacity = libm::floor(device.device.memory_mb()) as u64;
+    let max = per_model_req
+        .values()
+        .map(|r| r.recommended_memory_mb)
+        .max()
+        .unwrap_or(0);
+    let total: u64 = per_model_req.values().map(|r| r.recommended_memory_mb).sum();
+    let low = total > capacity;
+    Ok(ResourcePoolConfig {
+        resource_pool_config: PoolSettings {
+            low_memory_mode: low,
+            recommended_timeout_mins: if low { LOW_MEMORY_TIMEOUT_MINS } else { TIMEOUT_MINS },
+            max_memory_mb: capacity,
+        },
+        resource_requirements: PoolRequirements {
+            max_memory_mb: max,
+            total_memory_mb: total,
+            per_model: per_model_req,
+        },
+        hardware_recommendations: PoolHardware {
+            torch_device: device.device.hardware_type.torch_device().map(String::from),
+            preferred_hardware: preferred.clone(),
+            per_model: per_model_hw,
+        },
+        explanation: format!(
+            "{} models need {total} MB together (largest {max} MB); {preferred} ({}) has {capacity} MB, so {}.",
+            models.len(),
+            device.device.name,
+            if low {
+                "they cannot all stay loaded: low-memory mode evicts idle models after 10 minutes"
+            } else {
+                "they can all stay loaded"
+            }
+        ),
+    })
+}
