@@ -61,6 +61,9 @@ pub enum CoreError {
         /// Memory per GPU the leanest configuration needs, GB.
         needed_gb: f64,
     },
+    /// The performance model has no coefficients to predict with.
+    #[error("the performance model has no fitted coefficients (run `hwfit calibrate --write`)")]
+    MissingCoefficients,
     /// A list argument that is empty.
     #[error("the list of {what} is empty")]
     EmptyList {

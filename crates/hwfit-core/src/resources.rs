@@ -208,9 +208,9 @@ fn cpu_cores(spec: &ModelSpec, req: &ResourceRequest) -> u32 {
     libm::ceil(gflop / CPU_CORE_GFLOPS).clamp(1.0, 64.0) as u32
 }
 
-/// Estimates what `spec` needs for `req`.
-pub fn estimate_resources(spec: &ModelSpec, req: &ResourceRequest) -> Result<ResourceRequirements, CoreError> {
-    req.validate(spec)?;
+/// The memory terms of `req` for `spec`, without validation or notes (the performance model's fast path).
+#[must_use]
+pub fn memory_breakdown(spec: &ModelSpec, req: &ResourceRequest) -> MemoryBreakdown {
     let params = spec.parameters();
     let training = req.mode == Mode::Training;
     let act_bytes = req.precision.activation_bytes();
@@ -226,14 +226,24 @@ pub fn estimate_resources(spec: &ModelSpec, req: &ResourceRequest) -> Result<Res
     } else {
         (u64::from(req.batch_size) * u64::from(req.seq_length) * spec.kv_cache_bytes_per_token(act_bytes)) as f64
     };
-    let breakdown = MemoryBreakdown {
+    MemoryBreakdown {
         weights_mb: round2(weights / MIB),
         activations_mb: round2(activation_bytes(spec, req) / MIB),
         kv_cache_mb: round2(kv_cache / MIB),
         gradients_mb: round2(gradients / MIB),
         optimizer_state_mb: round2(optimizer / MIB),
         runtime_overhead_mb: req.hardware.runtime_overhead_mb() as f64,
-    };
+    }
+}
+
+/// Estimates what `spec` needs for `req`.
+pub fn estimate_resources(spec: &ModelSpec, req: &ResourceRequest) -> Result<ResourceRequirements, CoreError> {
+    req.validate(spec)?;
+    let params = spec.parameters();
+    let training = req.mode == Mode::Training;
+    let act_bytes = req.precision.activation_bytes();
+    let weights = req.precision.weight_bytes(params);
+    let breakdown = memory_breakdown(spec, req);
     let min = breakdown.total_mb();
     let disk = if training { params as f64 * 12.0 } else { weights };
     let mut notes = Vec::from([

@@ -109,8 +109,8 @@ pub fn run(args: &PredictArgs) -> Result<()> {
             format!("{:.2}", p.latency),
             format!("{} of {}", output::mb(p.memory_usage), output::mb(p.memory_capacity)),
             if p.fits_in_memory { "yes".into() } else { "NO".into() },
-            p.bound.clone(),
-            p.source.clone(),
+            p.bound.to_string(),
+            p.source.to_string(),
         ]);
     }
     output::text(&table.to_string());

@@ -13,8 +13,9 @@ use serde::{Deserialize, Serialize};
 
 pub use cost::{step_cost, StepCost};
 
+use crate::compat::check_precision;
 use crate::device::ComputeRate;
-use crate::resources::{estimate_resources, ResourceRequest};
+use crate::resources::{memory_breakdown, validate_request, ResourceRequest};
 use crate::spec::ModelSpec;
 use crate::{CoreError, Device, HardwareType, Precision, Workload};
 
@@ -125,13 +126,75 @@ pub struct PerfRequest {
     pub seq_length: u32,
 }
 
+/// The unit of a throughput.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ThroughputUnit {
+    /// Forward passes: sequences, images or clips per second.
+    #[serde(rename = "items/s")]
+    Items,
+    /// Prefill and decode: tokens per second.
+    #[serde(rename = "tokens/s")]
+    Tokens,
+    /// Training: samples per second.
+    #[serde(rename = "samples/s")]
+    Samples,
+}
+
+impl core::fmt::Display for ThroughputUnit {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Self::Items => "items/s",
+            Self::Tokens => "tokens/s",
+            Self::Samples => "samples/s",
+        })
+    }
+}
+
+/// Which roof limits a step.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Bound {
+    /// FLOPs at the achieved compute rate.
+    Compute,
+    /// Bytes at the achieved bandwidth.
+    Memory,
+}
+
+impl core::fmt::Display for Bound {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Self::Compute => "compute",
+            Self::Memory => "memory",
+        })
+    }
+}
+
+/// Where a prediction comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PredictionSource {
+    /// The analytic model with coefficients fitted for this hardware type.
+    AnalyticModel,
+    /// The analytic model with pooled coefficients.
+    AnalyticModelPooled,
+}
+
+impl core::fmt::Display for PredictionSource {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Self::AnalyticModel => "analytic_model",
+            Self::AnalyticModelPooled => "analytic_model_pooled",
+        })
+    }
+}
+
 /// A prediction (the seeds' `throughput`, `latency`, `memory_usage`, plus what it rests on).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub struct Prediction {
     /// Items (or tokens) per second.
     pub throughput: f64,
     /// `items/s`, `tokens/s` or `samples/s`.
-    pub throughput_unit: String,
+    pub throughput_unit: ThroughputUnit,
     /// Time per step, ms.
     pub latency: f64,
     /// Memory the step needs, MB (the resource estimate's minimum).
@@ -141,7 +204,7 @@ pub struct Prediction {
     /// Whether `memory_usage` fits in `memory_capacity`.
     pub fits_in_memory: bool,
     /// `compute` or `memory`: which roof limits the step.
-    pub bound: String,
+    pub bound: Bound,
     /// The peak used for compute.
     pub compute_rate: ComputeRate,
     /// FLOPs per step.
@@ -153,7 +216,7 @@ pub struct Prediction {
     /// How specific the fitted coefficients are.
     pub coefficient_source: CoefficientSource,
     /// `analytic_model` (coefficients fitted for this hardware type) or `analytic_model_pooled`.
-    pub source: String,
+    pub source: PredictionSource,
 }
 
 /// The analytic model with its coefficients.
@@ -185,58 +248,67 @@ impl PerfModel {
     /// Predicts one step of `req` for `spec` on `device`. Requests the resource estimate would
     /// refuse (unsupported precision, bad sizes) are refused the same way.
     pub fn predict(&self, spec: &ModelSpec, device: &Device, req: &PerfRequest) -> Result<Prediction, CoreError> {
-        let resources = estimate_resources(
+        let mode = req.workload.mode();
+        validate_request(spec, req.precision, mode, req.batch_size, req.seq_length)?;
+        check_precision(device.hardware_type, req.precision)?;
+        let memory = memory_breakdown(
             spec,
             &ResourceRequest {
                 hardware: device.hardware_type,
                 precision: req.precision,
-                mode: req.workload.mode(),
+                mode,
                 batch_size: req.batch_size,
                 seq_length: req.seq_length,
             },
-        )?;
+        );
         let cost = step_cost(spec, req.precision, req.workload, req.batch_size, req.seq_length)?;
         let (peak_tflops, compute_rate) = device.dense_tflops.for_precision(req.precision);
         let (eff, coefficient_source) = self
             .coefficients
             .efficiency(device.hardware_type, WorkloadClass::of(req.workload))
-            .ok_or_else(|| CoreError::InvalidConfig(String::from("perf_fit.json holds no coefficients")))?;
+            .ok_or(CoreError::MissingCoefficients)?;
         let compute_s = cost.flops / (peak_tflops * 1e12);
         let memory_s = cost.bytes / (device.memory_bandwidth_gbs * 1e9);
-        let step_s = libm::fmax(compute_s / eff.compute, memory_s / eff.memory) + eff.overhead_ms / 1e3;
+        let (compute_t, memory_t) = (compute_s / eff.compute, memory_s / eff.memory);
+        let step_s = libm::fmax(compute_t, memory_t) + eff.overhead_ms / 1e3;
         let memory_capacity = device.memory_mb();
-        let memory_usage = resources.min_memory_mb as f64;
+        let memory_usage = libm::ceil(memory.total_mb());
         Ok(Prediction {
-            throughput: round2(cost.items / step_s),
-            throughput_unit: String::from(match req.workload {
-                Workload::Forward => "items/s",
-                Workload::Prefill | Workload::Decode => "tokens/s",
-                Workload::TrainStep => "samples/s",
-            }),
-            latency: round2(step_s * 1e3),
+            throughput: round_sig(cost.items / step_s),
+            throughput_unit: match req.workload {
+                Workload::Forward => ThroughputUnit::Items,
+                Workload::Prefill | Workload::Decode => ThroughputUnit::Tokens,
+                Workload::TrainStep => ThroughputUnit::Samples,
+            },
+            latency: round_sig(step_s * 1e3),
             memory_usage,
             memory_capacity,
             fits_in_memory: memory_usage <= memory_capacity,
-            bound: String::from(if compute_s / eff.compute >= memory_s / eff.memory {
-                "compute"
+            bound: if compute_t >= memory_t {
+                Bound::Compute
             } else {
-                "memory"
-            }),
+                Bound::Memory
+            },
             compute_rate,
             flops_per_step: libm::round(cost.flops),
             bytes_per_step: libm::round(cost.bytes),
-            roofline_throughput: round2(cost.items / libm::fmax(compute_s, memory_s)),
+            roofline_throughput: round_sig(cost.items / libm::fmax(compute_s, memory_s)),
             coefficient_source,
-            source: String::from(match coefficient_source {
-                CoefficientSource::HardwareType => "analytic_model",
-                _ => "analytic_model_pooled",
-            }),
+            source: match coefficient_source {
+                CoefficientSource::HardwareType => PredictionSource::AnalyticModel,
+                _ => PredictionSource::AnalyticModelPooled,
+            },
         })
     }
 }
 
-fn round2(x: f64) -> f64 {
-    libm::round(x * 100.0) / 100.0
+/// Rounds to 5 significant digits, so tiny throughputs stay positive and snapshots stay stable.
+fn round_sig(x: f64) -> f64 {
+    if x == 0.0 || !x.is_finite() {
+        return x;
+    }
+    let scale = libm::pow(10.0, 4.0 - libm::floor(libm::log10(libm::fabs(x))));
+    libm::round(x * scale) / scale
 }
 
 #[cfg(test)]

@@ -45,10 +45,10 @@ fn moe_decode_reads_only_the_routed_experts() {
 fn throughput_never_exceeds_the_roofline_and_units_follow_the_workload() {
     let p = predict("llama 3 8b", "RTX 4090", Precision::Q4KM, Workload::Decode, 1, 512);
     assert!(p.throughput <= p.roofline_throughput);
-    assert_eq!(p.throughput_unit, "tokens/s");
-    assert_eq!(p.bound, "memory");
+    assert_eq!(p.throughput_unit, ThroughputUnit::Tokens);
+    assert_eq!(p.bound, Bound::Memory);
     let f = predict("bert-base-uncased", "T4", Precision::Fp16, Workload::Forward, 32, 128);
-    assert_eq!(f.throughput_unit, "items/s");
+    assert_eq!(f.throughput_unit, ThroughputUnit::Items);
     assert!(f.throughput <= f.roofline_throughput);
 }
 

@@ -21,7 +21,7 @@ pub enum Cell {
         /// Items or tokens per second.
         throughput: f64,
         /// Its unit.
-        throughput_unit: String,
+        throughput_unit: crate::perf::ThroughputUnit,
         /// Time per step, ms.
         latency_mean: f64,
         /// Memory, MB.
@@ -29,7 +29,7 @@ pub enum Cell {
         /// Whether it fits the device.
         fits_in_memory: bool,
         /// Coefficient provenance.
-        source: String,
+        source: crate::perf::PredictionSource,
     },
     /// No prediction.
     Refused {

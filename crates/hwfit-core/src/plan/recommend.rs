@@ -95,7 +95,7 @@ pub fn recommend_models_for_task(
         let Some(primary) = selection.primary_recommendation else {
             continue;
         };
-        let Some(p) = selection.all_scores.get(&primary).and_then(|s| s.predictions.clone()) else {
+        let Some(p) = selection.all_scores.get(&primary).and_then(|s| s.predictions) else {
             continue;
         };
         let confidence = classifier

@@ -217,7 +217,7 @@ pub fn select_hardware(
     for c in &req.candidates {
         let (support, predictions, excluded) = evaluate(spec, c, perf, &perf_req);
         if let (Some(p), None) = (&predictions, &excluded) {
-            eligible.push((c.key.clone(), p.clone(), support, c.device.hardware_type));
+            eligible.push((c.key.clone(), *p, support, c.device.hardware_type));
         }
         all_scores.insert(
             c.key.clone(),
@@ -243,7 +243,11 @@ pub fn select_hardware(
     let compatible_hardware: Vec<String> = ranking.iter().map(|(k, _)| k.clone()).collect();
     let pooled: Vec<&str> = all_scores
         .iter()
-        .filter(|(_, s)| s.predictions.as_ref().is_some_and(|p| p.source != "analytic_model"))
+        .filter(|(_, s)| {
+            s.predictions
+                .as_ref()
+                .is_some_and(|p| p.source != crate::perf::PredictionSource::AnalyticModel)
+        })
         .map(|(k, _)| k.as_str())
         .collect();
     let prediction_source = if pooled.is_empty() {
