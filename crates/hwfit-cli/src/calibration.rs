@@ -198,3 +198,85 @@ pub fn load() -> Result<Dataset> {
     }
     Ok(Dataset { samples, excluded })
 }
+
+const WEBLLM: &str = include_str!("../../../data/measured/webllm_vram_requirements.csv");
+
+/// One web-llm memory figure against hwfit's estimate.
+#[derive(Debug, Serialize)]
+pub struct MemorySample {
+    /// The web-llm model id.
+    pub model_id: String,
+    /// The catalog model it maps to.
+    pub model: String,
+    /// hwfit's estimate without the runtime allowance, MB.
+    pub estimate_without_overhead_mb: f64,
+    /// web-llm's `vram_required_MB`.
+    pub measured_mb: f64,
+}
+
+/// web-llm's VRAM figures for catalog models at precisions hwfit represents: `q4f16_1` (4-bit
+/// weights in groups of 32 with an fp16 scale: 4.5 bits, as Q4_0), `q0f16` and `q0f32`.
+pub fn webllm_memory() -> Result<(Vec<MemorySample>, Vec<Excluded>)> {
+    let catalog = Catalog::builtin();
+    let headers = csv::Reader::from_reader(WEBLLM.as_bytes()).headers()?.clone();
+    let mut samples = Vec::new();
+    let mut excluded = Vec::new();
+    for (i, r) in records(WEBLLM)?.iter().enumerate() {
+        let row = format!("webllm_vram_requirements.csv row {}", i + 2);
+        let id = field(&headers, r, "model_id")?;
+        let precision = match field(&headers, r, "mlc_quantization")? {
+            "q4f16_1" => Precision::Q4_0,
+            "q0f16" => Precision::Fp16,
+            "q0f32" => Precision::Fp32,
+            other => {
+                excluded.push(Excluded {
+                    row,
+                    reason: format!("{id}: quantization {other} has no hwfit precision"),
+                });
+                continue;
+            }
+        };
+        let Ok(context) = field(&headers, r, "context_window_size")?.parse::<u32>() else {
+            excluded.push(Excluded {
+                row,
+                reason: format!("{id}: no context window"),
+            });
+            continue;
+        };
+        let base = id.split("-q").next().unwrap_or(id);
+        let Some(model) = catalog
+            .lookup(base)
+            .or_else(|| catalog.lookup(&base.replace("-Instruct", "").replace("-instruct", "")))
+        else {
+            excluded.push(Excluded {
+                row,
+                reason: format!("{id}: '{base}' is not in the catalog"),
+            });
+            continue;
+        };
+        let req = hwfit_core::ResourceRequest {
+            hardware: hwfit_core::HardwareType::Webgpu,
+            precision,
+            mode: hwfit_core::Mode::Inference,
+            batch_size: 1,
+            seq_length: context,
+        };
+        let estimate = match hwfit_core::estimate_resources(&model.spec, &req) {
+            Ok(e) => e,
+            Err(e) => {
+                excluded.push(Excluded {
+                    row,
+                    reason: format!("{id}: {e}"),
+                });
+                continue;
+            }
+        };
+        samples.push(MemorySample {
+            model_id: id.to_string(),
+            model: model.spec.name.clone(),
+            estimate_without_overhead_mb: estimate.breakdown.total_mb() - estimate.breakdown.runtime_overhead_mb,
+            measured_mb: field(&headers, r, "vram_required_MB")?.parse()?,
+        });
+    }
+    Ok((samples, excluded))
+}

@@ -51,8 +51,10 @@ impl HardwareType {
     }
 
     /// Fixed memory the runtime itself takes before any model is loaded, in MB: the allowance hwfit
-    /// adds to every estimate. These are stated assumptions, not measurements: a CUDA/ROCm context
-    /// with cuBLAS/rocBLAS workspaces; a framework process on CPU/MPS; a browser tab's runtime.
+    /// adds to every estimate. WebGPU's is fitted to web-llm's `vram_required_MB` figures (`hwfit
+    /// calibrate`: the median residual is 0 MB, i.e. the other terms already cover web-llm's
+    /// buffers); the others are stated assumptions, not measurements: a CUDA/ROCm context with
+    /// cuBLAS/rocBLAS workspaces, a framework process on CPU/MPS, a browser tab's runtime.
     #[must_use]
     pub const fn runtime_overhead_mb(self) -> u64 {
         match self {
@@ -60,9 +62,15 @@ impl HardwareType {
             Self::Mps => 300,
             Self::Cpu | Self::Openvino => 150,
             Self::Qnn | Self::Webnn => 100,
-            Self::Webgpu => 200,
+            Self::Webgpu => 0,
             Self::Wasm => 50,
         }
+    }
+
+    /// Whether [`Self::runtime_overhead_mb`] is fitted to measurements (`true`) or assumed.
+    #[must_use]
+    pub const fn runtime_overhead_is_fitted(self) -> bool {
+        matches!(self, Self::Webgpu)
     }
 }
 

@@ -19,9 +19,57 @@ pub struct Residual {
     pub log_error: f64,
 }
 
+/// The WebGPU runtime allowance fitted to web-llm's memory figures, and how well estimates match.
+#[derive(Serialize)]
+pub struct MemoryCalibration {
+    /// Median of (web-llm's figure − hwfit's estimate without allowance), MB.
+    pub webgpu_runtime_overhead_mb: f64,
+    /// Share of estimates (with that allowance) within ±25 % of web-llm's figures.
+    pub within_25_percent: f64,
+    /// Median |ln(estimate / figure)|.
+    pub median_abs_log_error: f64,
+    /// The figures compared.
+    pub samples: Vec<calibration::MemorySample>,
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    match v.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => v[n / 2],
+        n => f64::midpoint(v[n / 2 - 1], v[n / 2]),
+    }
+}
+
+fn memory_calibration() -> Result<(MemoryCalibration, Vec<Excluded>)> {
+    let (samples, excluded) = calibration::webllm_memory()?;
+    let overhead = median(
+        samples
+            .iter()
+            .map(|s| s.measured_mb - s.estimate_without_overhead_mb)
+            .collect(),
+    )
+    .round();
+    let errors: Vec<f64> = samples
+        .iter()
+        .map(|s| ((s.estimate_without_overhead_mb + overhead) / s.measured_mb).ln().abs())
+        .collect();
+    let within = errors.iter().filter(|e| e.exp() <= 1.25).count() as f64 / errors.len().max(1) as f64;
+    Ok((
+        MemoryCalibration {
+            webgpu_runtime_overhead_mb: overhead,
+            within_25_percent: within,
+            median_abs_log_error: median(errors),
+            samples,
+        },
+        excluded,
+    ))
+}
+
 /// What a calibration run found.
 #[derive(Serialize)]
 pub struct Report {
+    pub memory: MemoryCalibration,
     pub coefficients: Coefficients,
     pub in_sample: Accuracy,
     pub cross_validated_by_device: Accuracy,
@@ -32,6 +80,7 @@ pub struct Report {
 /// Loads the measurements, fits and evaluates.
 pub fn calibrate() -> Result<Report> {
     let data = calibration::load()?;
+    let (memory, memory_excluded) = memory_calibration()?;
     let fitted_on = format!(
         "{} measurements (llama.cpp llama-bench tg/pp, MLPerf Inference v4.1 Offline) from data/measured/, fitted by hwfit calibrate",
         data.samples.len()
@@ -57,7 +106,8 @@ pub fn calibrate() -> Result<Report> {
         in_sample: accuracy(&coefficients, &data.samples),
         cross_validated_by_device: cross_validate_by_device(&data.samples),
         coefficients,
-        excluded: data.excluded,
+        memory,
+        excluded: data.excluded.into_iter().chain(memory_excluded).collect(),
     })
 }
 
@@ -118,6 +168,14 @@ pub fn run(args: &CalibrateArgs) -> Result<()> {
     output::text(&format!(
         "leave-one-device-out validation: {}",
         describe(&report.cross_validated_by_device)
+    ));
+    let m = &report.memory;
+    output::text(&format!(
+        "web-llm memory: WebGPU runtime allowance {} MB (median residual over {} figures); estimates {:.0} % within ±25 %, median |ln error| {:.3}",
+        m.webgpu_runtime_overhead_mb,
+        m.samples.len(),
+        m.within_25_percent * 100.0,
+        m.median_abs_log_error
     ));
     output::text(&format!(
         "{} rows excluded (--json lists them with reasons)",

@@ -117,7 +117,29 @@ fn stored_coefficients_are_the_fit_and_accuracy_is_reported() {
         ins["samples"], ins["within_25_percent"].as_f64().unwrap() * 100.0, ins["median_abs_log_error"].as_f64().unwrap(),
         cv["within_25_percent"].as_f64().unwrap() * 100.0, cv["median_abs_log_error"].as_f64().unwrap()
     );
+    let memory = &report["memory"];
+    println!(
+        "memory estimates against {} web-llm figures: {:.0} % within ±25 %, median |ln error| {:.3}; fitted WebGPU allowance {} MB",
+        memory["samples"].as_array().unwrap().len(),
+        memory["within_25_percent"].as_f64().unwrap() * 100.0,
+        memory["median_abs_log_error"].as_f64().unwrap(),
+        memory["webgpu_runtime_overhead_mb"]
+    );
+    assert_eq!(
+        memory["webgpu_runtime_overhead_mb"].as_f64().unwrap(),
+        hwfit_core_webgpu_overhead(),
+        "update HardwareType::runtime_overhead_mb"
+    );
+    assert!(memory["median_abs_log_error"].as_f64().unwrap() <= 0.1);
     // Regression guard at the accuracy recorded in the README.
     assert!(cv["within_25_percent"].as_f64().unwrap() >= 0.55);
     assert!(cv["median_abs_log_error"].as_f64().unwrap() <= 0.2);
+}
+
+/// The WebGPU allowance the core uses, as `hwfit resources` reports it.
+fn hwfit_core_webgpu_overhead() -> f64 {
+    let v = run_json(&["resources", "gpt2", "--hardware", "webgpu", "--json"]);
+    v["resource_requirements"]["breakdown"]["runtime_overhead_mb"]
+        .as_f64()
+        .unwrap()
 }
