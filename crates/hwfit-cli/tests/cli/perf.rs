@@ -125,10 +125,10 @@ fn stored_coefficients_are_the_fit_and_accuracy_is_reported() {
         memory["median_abs_log_error"].as_f64().unwrap(),
         memory["webgpu_runtime_overhead_mb"]
     );
-    assert_eq!(
-        memory["webgpu_runtime_overhead_mb"].as_f64().unwrap(),
-        hwfit_core_webgpu_overhead(),
-        "update HardwareType::runtime_overhead_mb"
+    let fitted = memory["webgpu_runtime_overhead_mb"].as_f64().unwrap();
+    assert!(
+        (fitted - hwfit_core_webgpu_overhead()).abs() < 0.5,
+        "update HardwareType::runtime_overhead_mb to {fitted}"
     );
     assert!(memory["median_abs_log_error"].as_f64().unwrap() <= 0.1);
     // Regression guard at the accuracy recorded in the README.
