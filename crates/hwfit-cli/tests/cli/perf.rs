@@ -143,3 +143,8 @@ fn hwfit_core_webgpu_overhead() -> f64 {
         .as_f64()
         .unwrap()
 }
+
+#[test]
+fn calibrate_json() {
+    insta::assert_json_snapshot!(run_json(&["calibrate", "--json"]));
+}

@@ -81,3 +81,8 @@ fn template_uses_the_recommendation() {
     assert_eq!(json["hardware"], "nvidia-rtx-4090");
     assert_eq!(json["precision"], "fp16");
 }
+
+#[test]
+fn template_text_snapshot() {
+    insta::assert_snapshot!(run_ok(&["template", "openai/whisper-small", "--hardware", "cuda,cpu"]));
+}

@@ -171,6 +171,26 @@ impl Default for SelectionConfig {
     }
 }
 
+/// A JSON error with the key nearest before its position, so a message such as "invalid type" or
+/// "expected value" (a `NaN` or `Infinity`, which JSON does not have) names the field at fault.
+fn describe_json_error(json: &str, e: &serde_json::Error) -> String {
+    let offset: usize = json
+        .split_inclusive('\n')
+        .take(e.line().saturating_sub(1))
+        .map(str::len)
+        .sum::<usize>()
+        + e.column();
+    let before = json.get(..offset.min(json.len())).unwrap_or(json);
+    let key = before.rmatch_indices("\":").next().and_then(|(end, _)| {
+        let start = before[..end].rfind('"')?;
+        Some(&before[start + 1..end])
+    });
+    match key {
+        Some(k) if !format!("{e}").contains(k) => format!("{e} (at '{k}')"),
+        _ => format!("{e}"),
+    }
+}
+
 fn check(field: &str, value: f64, max: Option<f64>) -> Result<(), CoreError> {
     let bad = |reason: &'static str| {
         Err(CoreError::InvalidSelectionConfig(format!(
@@ -205,7 +225,8 @@ impl SelectionConfig {
     /// Parses and validates a configuration file's JSON (non-standard `NaN`/`Infinity` tokens are
     /// already refused by the JSON parser).
     pub fn from_json(json: &str) -> Result<Self, CoreError> {
-        let config: Self = serde_json::from_str(json).map_err(|e| CoreError::InvalidSelectionConfig(format!("{e}")))?;
+        let config: Self =
+            serde_json::from_str(json).map_err(|e| CoreError::InvalidSelectionConfig(describe_json_error(json, &e)))?;
         config.validate()?;
         Ok(config)
     }
@@ -289,8 +310,12 @@ mod tests {
         };
         assert!(err("\"latency_weight\":0.4", "\"latency_weight\":-1.0")
             .contains("selection_criteria.inference.latency_weight = -1: negative"));
-        assert!(err("\"latency_weight\":0.4", "\"latency_weight\":NaN").contains("expected value"));
-        assert!(err("\"latency_weight\":0.4", "\"latency_weight\":\"high\"").contains("invalid type"));
+        assert!(err("\"latency_weight\":0.4", "\"latency_weight\":NaN").contains("expected value at line 1 column"));
+        assert!(err("\"latency_weight\":0.4", "\"latency_weight\":NaN").contains("(at 'latency_weight')"));
+        assert!(err("\"latency_weight\":0.4", "\"latency_weight\":Infinity").contains("(at 'latency_weight')"));
+        assert!(err("\"latency_weight\":0.4", "\"latency_weight\":\"high\"")
+            .contains("invalid type: string \"high\", expected f64 at line 1 column"));
+        assert!(err("\"latency_weight\":0.4", "\"latency_weight\":\"high\"").contains("(at 'latency_weight')"));
         assert!(err("\"latency_weight\":0.4", "\"latency_wieght\":0.4").contains("unknown field `latency_wieght`"));
         assert!(err("\"medium\":8.0", "\"medium\":80.0").contains("small < medium < large"));
         assert!(
