@@ -206,19 +206,12 @@ pub struct TemplateArgs {
 #[derive(Debug, Args)]
 pub struct SelectArgs {
     #[command(flatten)]
+    pub step: StepArgs,
+    #[command(flatten)]
     pub model: ModelArg,
-    /// Items per step.
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
-    pub batch_size: u32,
-    /// Tokens per sequence.
-    #[arg(long, default_value_t = 128, allow_negative_numbers = true)]
-    pub seq_length: u32,
     /// inference or training.
     #[arg(long, default_value = "inference")]
     pub mode: Mode,
-    /// Weight precision.
-    #[arg(long, default_value = "fp32")]
-    pub precision: Precision,
     /// Hardware types to choose from, comma-separated (default: every type with a reference device).
     #[arg(long, value_name = "H1,H2")]
     pub hardware: Option<String>,
@@ -250,6 +243,8 @@ pub struct DevicesArgs {
 /// Arguments of `hwfit predict`.
 #[derive(Debug, Args)]
 pub struct PredictArgs {
+    #[command(flatten)]
+    pub step: StepArgs,
     /// Model name or Hugging Face id.
     #[arg(long, required_unless_present = "model_config")]
     pub model: Option<String>,
@@ -262,18 +257,9 @@ pub struct PredictArgs {
     /// A hardware type, predicted on its reference device (repeatable or comma-separated).
     #[arg(long = "hardware", value_name = "HARDWARE", value_delimiter = ',')]
     pub hardware: Vec<HardwareType>,
-    /// Weight precision.
-    #[arg(long, default_value = "fp32")]
-    pub precision: Precision,
     /// forward, prefill, decode or train (default: decode for text generators, forward otherwise).
     #[arg(long)]
     pub workload: Option<Workload>,
-    /// Items per step.
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
-    pub batch_size: u32,
-    /// Tokens per sequence (the KV context for decode).
-    #[arg(long, default_value_t = 128, allow_negative_numbers = true)]
-    pub seq_length: u32,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -351,23 +337,30 @@ pub struct ModelsArgs {
     pub json: bool,
 }
 
-/// Arguments of `hwfit resources`.
+/// Precision, batch and sequence of one step.
 #[derive(Debug, Args)]
-pub struct ResourcesArgs {
-    #[command(flatten)]
-    pub model: ModelArg,
-    /// Hardware type.
-    #[arg(long, default_value = "cpu")]
-    pub hardware: HardwareType,
+pub struct StepArgs {
     /// Weight precision (fp32, fp16, bf16, fp8, int8, int4, q4_0, q4_k_m, q5_k_m, q8_0, f16).
     #[arg(long, default_value = "fp32")]
     pub precision: Precision,
     /// Items per step.
     #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
     pub batch_size: u32,
-    /// Tokens per sequence.
+    /// Tokens per sequence (the KV context for decode).
     #[arg(long, default_value_t = 128, allow_negative_numbers = true)]
     pub seq_length: u32,
+}
+
+/// Arguments of `hwfit resources`.
+#[derive(Debug, Args)]
+pub struct ResourcesArgs {
+    #[command(flatten)]
+    pub step: StepArgs,
+    #[command(flatten)]
+    pub model: ModelArg,
+    /// Hardware type.
+    #[arg(long, default_value = "cpu")]
+    pub hardware: HardwareType,
     /// inference or training.
     #[arg(long, default_value = "inference")]
     pub mode: Mode,

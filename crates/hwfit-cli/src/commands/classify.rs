@@ -1,6 +1,6 @@
 //! `hwfit classify`.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use hwfit_core::{Classification, Classifier, ClassifyRequest};
 
 use crate::cli::ClassifyArgs;
@@ -37,9 +37,7 @@ fn classifier(args: &ClassifyArgs) -> Result<Classifier> {
     match &args.families {
         None => Ok(Classifier::builtin()),
         Some(path) => {
-            let json = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read family definitions {}", path.display()))?;
-            Classifier::with_custom_definitions(&json).with_context(|| format!("in {}", path.display()))
+            crate::model_input::parse_file(path, "family definitions file", Classifier::with_custom_definitions)
         }
     }
 }

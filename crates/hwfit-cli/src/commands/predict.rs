@@ -53,10 +53,10 @@ pub fn run(args: &PredictArgs) -> Result<()> {
         Workload::Forward
     });
     let req = PerfRequest {
-        precision: args.precision,
+        precision: args.step.precision,
         workload,
-        batch_size: args.batch_size,
-        seq_length: args.seq_length,
+        batch_size: args.step.batch_size,
+        seq_length: args.step.seq_length,
     };
     let perf = PerfModel::builtin()?;
     let mut predictions = BTreeMap::new();

@@ -59,10 +59,10 @@ pub fn run(args: &ResourcesArgs) -> Result<()> {
     )?;
     let req = ResourceRequest {
         hardware: args.hardware,
-        precision: args.precision,
+        precision: args.step.precision,
         mode: args.mode,
-        batch_size: args.batch_size,
-        seq_length: args.seq_length,
+        batch_size: args.step.batch_size,
+        seq_length: args.step.seq_length,
     };
     let requirements = estimate_resources(&model.spec, &req)?;
     let answer = Answer {

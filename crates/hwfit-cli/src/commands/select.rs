@@ -1,6 +1,6 @@
 //! `hwfit select`.
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use hwfit_core::{select_hardware, Catalog, DeviceCatalog, PerfModel, Selection, SelectionConfig, SelectionRequest};
 
 use crate::cli::SelectArgs;
@@ -10,11 +10,7 @@ use crate::{model_input, output, targets};
 pub fn load_config(path: Option<&std::path::Path>) -> Result<SelectionConfig> {
     match path {
         None => Ok(SelectionConfig::default()),
-        Some(path) => {
-            let json = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read selection config {}", path.display()))?;
-            SelectionConfig::from_json(&json).with_context(|| format!("in {}", path.display()))
-        }
+        Some(path) => crate::model_input::parse_file(path, "selection config", SelectionConfig::from_json),
     }
 }
 
@@ -92,10 +88,10 @@ pub fn run(args: &SelectArgs) -> Result<()> {
         args.model.model_config.as_deref(),
     )?;
     let req = SelectionRequest {
-        batch_size: args.batch_size,
-        seq_length: args.seq_length,
+        batch_size: args.step.batch_size,
+        seq_length: args.step.seq_length,
         mode: args.mode,
-        precision: args.precision,
+        precision: args.step.precision,
         task_type: args.task_type,
         candidates: targets::candidates(args.hardware.as_deref(), &args.devices, &devices)?,
     };

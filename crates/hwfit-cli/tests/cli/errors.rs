@@ -40,7 +40,7 @@ fn bad_files_are_named() {
     let broken = dir.path().join("broken.json");
     std::fs::write(&broken, "{ not json").unwrap();
     let err = run_err(&["resources", "--model-config", broken.to_str().unwrap()]);
-    assert!(err.contains("is not a valid config.json"), "{err}");
+    assert!(err.contains("is not a valid model config"), "{err}");
 
     let families = dir.path().join("families.json");
     std::fs::write(&families, r#"{"retrieval": {"keywords": [1, 2]}}"#).unwrap();
