@@ -85,7 +85,8 @@ pub fn validate_request(
     Ok(())
 }
 
-fn check_range(field: &'static str, value: u32, max: u32) -> Result<(), CoreError> {
+/// Checks that `value` is at least 1 and at most `max`, naming `field` otherwise.
+pub(crate) fn check_range(field: &'static str, value: u32, max: u32) -> Result<(), CoreError> {
     if value == 0 {
         return Err(CoreError::InvalidNumber {
             field,

@@ -90,6 +90,9 @@ pub fn prediction_matrix(
             },
         });
     }
+    for &batch in batch_sizes {
+        crate::resources::check_range("batch_size", batch, crate::resources::MAX_BATCH_SIZE)?;
+    }
     let mut rows = BTreeMap::new();
     for spec in models {
         let workload = match mode {
