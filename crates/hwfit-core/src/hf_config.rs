@@ -236,21 +236,33 @@ impl HfConfig {
         })
     }
 
+    /// A nested config the model type cannot do without.
+    fn required<'a>(sub: Option<&'a HfConfig>, field: &str, kind: &str) -> Result<&'a HfConfig, CoreError> {
+        sub.ok_or_else(|| CoreError::InvalidConfig(format!("'{field}' is missing (needed for model_type '{kind}')")))
+    }
+
+    /// A ViT vision tower from this (vision) config; missing fields take `defaults`:
+    /// [layers, hidden, heads, intermediate, image size, patch size].
+    fn vision_tower(&self, defaults: [u32; 6]) -> crate::spec::TransformerStack {
+        let [layers, hidden, heads, inter, image, patch] = defaults;
+        vit(
+            self.num_hidden_layers.unwrap_or(layers),
+            self.hidden_size.unwrap_or(hidden),
+            self.num_attention_heads.unwrap_or(heads),
+            self.intermediate_size.unwrap_or(inter),
+            self.image_size.unwrap_or(image),
+            self.patch_size.unwrap_or(patch),
+        )
+    }
+
     /// CLIP/SigLIP: a vision tower and a text tower, with `transformers`' defaults for missing fields.
     fn dual_encoder(&self, kind: &str) -> (Vec<Component>, u32) {
         let clip = kind == "clip";
         let empty = HfConfig::default();
         let v = self.vision_config.as_deref().unwrap_or(&empty);
         let t = self.text_config.as_deref().unwrap_or(&empty);
-        let v_hidden = v.hidden_size.unwrap_or(768);
-        let vision = vit(
-            v.num_hidden_layers.unwrap_or(12),
-            v_hidden,
-            v.num_attention_heads.unwrap_or(12),
-            v.intermediate_size.unwrap_or(3072),
-            v.image_size.unwrap_or(224),
-            v.patch_size.unwrap_or(if clip { 32 } else { 16 }),
-        );
+        let vision = v.vision_tower([12, 768, 12, 3072, 224, if clip { 32 } else { 16 }]);
+        let v_hidden = vision.hidden_size;
         let t_hidden = t.hidden_size.unwrap_or(if clip { 512 } else { 768 });
         let positions = t.max_position_embeddings.unwrap_or(if clip { 77 } else { 64 });
         let text = stack(
@@ -276,24 +288,13 @@ impl HfConfig {
 
     /// LLaVA: a CLIP vision tower, a two-layer projector and a Llama-style language model.
     fn llava(&self) -> Result<(Vec<Component>, u32), CoreError> {
-        let v = self.vision_config.as_deref().ok_or_else(|| {
-            CoreError::InvalidConfig(String::from(
-                "'vision_config' is missing (needed for model_type 'llava')",
-            ))
-        })?;
-        let t = self.text_config.as_deref().ok_or_else(|| {
-            CoreError::InvalidConfig(String::from("'text_config' is missing (needed for model_type 'llava')"))
-        })?;
-        let v_hidden = v.hidden_size.unwrap_or(1024);
-        let image = v.image_size.unwrap_or(336);
-        let patch = v.patch_size.unwrap_or(14);
-        let vision = vit(
-            v.num_hidden_layers.unwrap_or(24),
-            v_hidden,
-            v.num_attention_heads.unwrap_or(16),
-            v.intermediate_size.unwrap_or(4096),
-            image,
-            patch,
+        let v = Self::required(self.vision_config.as_deref(), "vision_config", "llava")?;
+        let t = Self::required(self.text_config.as_deref(), "text_config", "llava")?;
+        let vision = v.vision_tower([24, 1024, 16, 4096, 336, 14]);
+        let (v_hidden, image, patch) = (
+            vision.hidden_size,
+            v.image_size.unwrap_or(336),
+            v.patch_size.unwrap_or(14),
         );
         // LlamaConfig defaults where LLaVA's text_config leaves fields out.
         let hidden = t.hidden_size.unwrap_or(4096);
