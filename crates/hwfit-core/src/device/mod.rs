@@ -110,6 +110,28 @@ pub struct Device {
     /// How figures were derived, where they were.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub notes: Option<String>,
+    /// Whether the figures are vendor peaks (the catalog) or hwfit's own measurement.
+    #[serde(default, skip_serializing_if = "DeviceProfile::is_catalog")]
+    pub profile: DeviceProfile,
+}
+
+/// Where a device's rates come from, which decides how predictions use them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeviceProfile {
+    /// Published peak figures; predictions apply the fitted efficiencies.
+    #[default]
+    Catalog,
+    /// Rates achieved by hwfit's microbenchmark; predictions use them as they are.
+    Measured,
+}
+
+impl DeviceProfile {
+    /// Whether this is the catalog profile.
+    #[must_use]
+    pub fn is_catalog(&self) -> bool {
+        *self == Self::Catalog
+    }
 }
 
 impl Device {

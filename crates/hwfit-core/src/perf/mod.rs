@@ -15,6 +15,7 @@ pub use cost::{step_cost, StepCost};
 
 use crate::compat::check_precision;
 use crate::device::ComputeRate;
+use crate::device::DeviceProfile;
 use crate::resources::{memory_breakdown, validate_request, ResourceRequest};
 use crate::spec::ModelSpec;
 use crate::{CoreError, Device, HardwareType, Precision, Workload};
@@ -177,6 +178,8 @@ pub enum PredictionSource {
     AnalyticModel,
     /// The analytic model with pooled coefficients.
     AnalyticModelPooled,
+    /// The roofline of rates measured on the device itself (fitted overhead only).
+    MeasuredProfile,
 }
 
 impl core::fmt::Display for PredictionSource {
@@ -184,6 +187,7 @@ impl core::fmt::Display for PredictionSource {
         f.write_str(match self {
             Self::AnalyticModel => "analytic_model",
             Self::AnalyticModelPooled => "analytic_model_pooled",
+            Self::MeasuredProfile => "measured_profile",
         })
     }
 }
@@ -263,10 +267,16 @@ impl PerfModel {
         );
         let cost = step_cost(spec, req.precision, req.workload, req.batch_size, req.seq_length)?;
         let (peak_tflops, compute_rate) = device.dense_tflops.for_precision(req.precision);
-        let (eff, coefficient_source) = self
+        let (mut eff, coefficient_source) = self
             .coefficients
             .efficiency(device.hardware_type, WorkloadClass::of(req.workload))
             .ok_or(CoreError::MissingCoefficients)?;
+        let measured = device.profile == DeviceProfile::Measured;
+        if measured {
+            // Measured rates are already achieved rates.
+            eff.compute = 1.0;
+            eff.memory = 1.0;
+        }
         let compute_s = cost.flops / (peak_tflops * 1e12);
         let memory_s = cost.bytes / (device.memory_bandwidth_gbs * 1e9);
         let (compute_t, memory_t) = (compute_s / eff.compute, memory_s / eff.memory);
@@ -295,6 +305,7 @@ impl PerfModel {
             roofline_throughput: round_sig(cost.items / libm::fmax(compute_s, memory_s)),
             coefficient_source,
             source: match coefficient_source {
+                _ if measured => PredictionSource::MeasuredProfile,
                 CoefficientSource::HardwareType => PredictionSource::AnalyticModel,
                 _ => PredictionSource::AnalyticModelPooled,
             },

@@ -241,20 +241,7 @@ pub fn select_hardware(
         }
     }
     let compatible_hardware: Vec<String> = ranking.iter().map(|(k, _)| k.clone()).collect();
-    let pooled: Vec<&str> = all_scores
-        .iter()
-        .filter(|(_, s)| {
-            s.predictions
-                .as_ref()
-                .is_some_and(|p| p.source != crate::perf::PredictionSource::AnalyticModel)
-        })
-        .map(|(k, _)| k.as_str())
-        .collect();
-    let prediction_source = if pooled.is_empty() {
-        String::from("analytic_model")
-    } else {
-        alloc::format!("analytic_model (pooled coefficients for: {})", pooled.join(", "))
-    };
+    let prediction_source = prediction_source(&all_scores);
     let explanation = explain::explain(&ranking, &all_scores);
     Ok(Selection {
         model_family: spec.family,
@@ -345,3 +332,30 @@ fn score(
 
 #[cfg(test)]
 mod tests;
+
+/// `analytic_model`, naming the candidates whose predictions rest on pooled coefficients or on a
+/// measured profile.
+fn prediction_source(all_scores: &BTreeMap<String, CandidateScore>) -> String {
+    use crate::perf::PredictionSource;
+    let with = |source: PredictionSource| -> Vec<&str> {
+        all_scores
+            .iter()
+            .filter(|(_, s)| s.predictions.as_ref().is_some_and(|p| p.source == source))
+            .map(|(k, _)| k.as_str())
+            .collect()
+    };
+    let mut label = String::from("analytic_model");
+    let mut notes = Vec::new();
+    let pooled = with(PredictionSource::AnalyticModelPooled);
+    if !pooled.is_empty() {
+        notes.push(alloc::format!("pooled coefficients for: {}", pooled.join(", ")));
+    }
+    let measured = with(PredictionSource::MeasuredProfile);
+    if !measured.is_empty() {
+        notes.push(alloc::format!("measured profile for: {}", measured.join(", ")));
+    }
+    if !notes.is_empty() {
+        label = alloc::format!("{label} ({})", notes.join("; "));
+    }
+    label
+}
