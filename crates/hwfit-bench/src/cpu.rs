@@ -79,14 +79,15 @@ fn sample(config: &BenchConfig, one: f64, mut rate: impl FnMut(u32) -> f64) -> f
 #[must_use]
 pub fn run(config: &BenchConfig) -> Measurement {
     let (gflops, n) = matmul_gflops(config);
-    combine(&[(gflops, copy_gbs(config))], n, config)
+    combine(&[gflops], &[copy_gbs(config)], n, config)
 }
 
-/// A measurement from per-thread `(GFLOP/s, GB/s)` pairs measured at the same time: the sums.
+/// A measurement from per-thread figures measured at the same time (matmul on `matmul.len()`
+/// threads, then copy on `copy.len()` threads): the sums.
 #[must_use]
-pub fn combine(per_thread: &[(f64, f64)], n: u32, config: &BenchConfig) -> Measurement {
-    let gflops: f64 = per_thread.iter().map(|p| p.0).sum();
-    let gbs: f64 = per_thread.iter().map(|p| p.1).sum();
+pub fn combine(matmul: &[f64], copy: &[f64], n: u32, config: &BenchConfig) -> Measurement {
+    let gflops: f64 = matmul.iter().sum();
+    let gbs: f64 = copy.iter().sum();
     Measurement {
         matmul_f32_gflops: (gflops * 1e3).round() / 1e3,
         matmul_f16_gflops: None,
@@ -94,10 +95,11 @@ pub fn combine(per_thread: &[(f64, f64)], n: u32, config: &BenchConfig) -> Measu
         matmul_n: n,
         copy_bytes: COPY_BYTES as u64,
         samples: config.samples,
-        threads: per_thread.len() as u32,
+        threads: matmul.len() as u32,
         method: format!(
-            "cpu: ndarray f32 GEMM (matrixmultiply) and slice copy on {} thread(s) at once, median of {} samples each",
-            per_thread.len(),
+            "cpu: ndarray f32 GEMM (matrixmultiply) on {} thread(s) at once, slice copy on {} thread(s) at once, median of {} samples each",
+            matmul.len(),
+            copy.len(),
             config.samples
         ),
     }

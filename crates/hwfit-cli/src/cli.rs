@@ -47,6 +47,40 @@ pub enum Command {
     Compatible(CompatibleArgs),
     /// Render a runnable starter file for a model on its recommended hardware.
     Template(TemplateArgs),
+    /// Detect this machine's CPU, memory, GPUs and runtimes (cached), optionally benchmarking them.
+    Detect(DetectArgs),
+}
+
+/// Arguments of `hwfit detect` (independent command-line switches).
+#[derive(Debug, Args)]
+#[allow(clippy::struct_excessive_bools)]
+pub struct DetectArgs {
+    /// Probe again instead of using the cache.
+    #[arg(long)]
+    pub refresh: bool,
+    /// Run the microbenchmarks on every GPU adapter and the CPU.
+    #[arg(long)]
+    pub benchmark: bool,
+    /// Trust a cached report up to this many seconds old.
+    #[arg(long, value_name = "SECONDS", default_value_t = 86_400)]
+    pub max_age: u64,
+    /// Neither read nor write the cache.
+    #[arg(long)]
+    pub no_cache: bool,
+    /// Print JSON (the seeds' `hardware` map, `torch_device`, and the detailed probes).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// How `select` and `predict` learn this machine's hardware when no `--hardware`/`--device` is given.
+#[derive(Debug, Args)]
+pub struct DetectionArgs {
+    /// Use this detection report (`hwfit detect --json` output) instead of probing.
+    #[arg(long, value_name = "FILE", env = "HWFIT_DETECTION")]
+    pub detection: Option<PathBuf>,
+    /// Predict detected devices on their measured microbenchmark figures, even where the catalog knows them.
+    #[arg(long)]
+    pub calibrate: bool,
 }
 
 /// `--hardware` and `--device` lists.
@@ -212,12 +246,14 @@ pub struct SelectArgs {
     /// inference or training.
     #[arg(long, default_value = "inference")]
     pub mode: Mode,
-    /// Hardware types to choose from, comma-separated (default: every type with a reference device).
+    /// Hardware types to choose from, comma-separated, or `all` (default: what `hwfit detect` finds).
     #[arg(long, value_name = "H1,H2")]
     pub hardware: Option<String>,
     /// Concrete devices to choose from (repeatable).
     #[arg(long = "device", value_name = "DEVICE")]
     pub devices: Vec<String>,
+    #[command(flatten)]
+    pub detection: DetectionArgs,
     /// classification, generation, embedding, speech_recognition, fine_tuning or training.
     #[arg(long)]
     pub task_type: Option<hwfit_core::TaskType>,
@@ -254,9 +290,12 @@ pub struct PredictArgs {
     /// A device from `hwfit devices` (repeatable).
     #[arg(long = "device", value_name = "DEVICE")]
     pub devices: Vec<String>,
-    /// A hardware type, predicted on its reference device (repeatable or comma-separated).
+    /// A hardware type, predicted on its reference device (repeatable or comma-separated; default:
+    /// the devices `hwfit detect` finds).
     #[arg(long = "hardware", value_name = "HARDWARE", value_delimiter = ',')]
     pub hardware: Vec<HardwareType>,
+    #[command(flatten)]
+    pub detection: DetectionArgs,
     /// forward, prefill, decode or train (default: decode for text generators, forward otherwise).
     #[arg(long)]
     pub workload: Option<Workload>,

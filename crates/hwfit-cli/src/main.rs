@@ -3,6 +3,7 @@
 mod calibration;
 mod cli;
 mod commands;
+mod detection;
 mod model_db;
 mod model_input;
 mod output;

@@ -42,6 +42,12 @@ pub fn error(err: &anyhow::Error) {
     eprintln!("error: {err:#}");
 }
 
+/// Prints a note for people on stderr (stdout stays clean for `--json`).
+#[allow(clippy::print_stderr)]
+pub fn note(message: &str) {
+    eprintln!("note: {message}");
+}
+
 /// Megabytes as "1,234 MB" / "12.3 GB" for people.
 pub fn mb(value: f64) -> String {
     if value >= 10_240.0 {

@@ -10,10 +10,10 @@ pub fn list<'a>(flag: &str, value: &'a str) -> Result<Vec<&'a str>> {
     Ok(items)
 }
 
-/// The candidates named; every hardware type with a reference device when none is named.
+/// The candidates named; every hardware type with a reference device for `--hardware all` or when none is named.
 pub fn candidates(hardware: Option<&str>, devices: &[String], catalog: &DeviceCatalog) -> Result<Vec<Candidate>> {
     let mut out = Vec::new();
-    if let Some(value) = hardware {
+    if let Some(value) = hardware.filter(|v| !v.trim().eq_ignore_ascii_case("all")) {
         for name in list("--hardware", value)? {
             out.push(Candidate::hardware(catalog, name.parse::<HardwareType>()?)?);
         }
@@ -23,7 +23,8 @@ pub fn candidates(hardware: Option<&str>, devices: &[String], catalog: &DeviceCa
             out.push(Candidate::device(catalog.resolve(name)?));
         }
     }
-    if hardware.is_none() && devices.is_empty() {
+    let all = hardware.is_some_and(|v| v.trim().eq_ignore_ascii_case("all"));
+    if all || (hardware.is_none() && devices.is_empty()) {
         out.extend(
             HardwareType::ALL
                 .iter()

@@ -27,6 +27,7 @@ extern crate std;
 #[macro_use]
 mod macros;
 
+pub mod available;
 pub mod catalog;
 pub mod classifier;
 pub mod compat;
@@ -46,6 +47,7 @@ pub mod select;
 pub mod spec;
 mod text;
 
+pub use available::AvailableHardware;
 pub use catalog::{Catalog, ResolvedModel, SpecSource};
 pub use classifier::{Analysis, Classification, Classifier, ClassifyRequest, FamilyDefinition};
 pub use compat::{compatibility, CompatibilityEntry, CompatibilityMatrix, SupportLevel};

@@ -3,6 +3,7 @@
 mod calibrate;
 mod classify;
 mod compat;
+mod detect;
 mod devices;
 mod models;
 mod plan;
@@ -33,5 +34,6 @@ pub fn run(cli: &Cli) -> Result<()> {
         Command::Recommend(args) => plan::recommend(args),
         Command::Compatible(args) => plan::compatible(args),
         Command::Template(args) => template::run(args),
+        Command::Detect(args) => detect::run(args),
     }
 }

@@ -7,7 +7,7 @@ use hwfit_core::{Catalog, Device, DeviceCatalog, Family, PerfModel, PerfRequest,
 use serde::Serialize;
 
 use crate::cli::PredictArgs;
-use crate::{model_input, output};
+use crate::{detection, model_input, output};
 
 /// One entry of `predictions`: the prediction and the device it was made for.
 #[derive(Serialize)]
@@ -35,17 +35,19 @@ pub fn run(args: &PredictArgs) -> Result<()> {
     let catalog = Catalog::builtin();
     let devices = DeviceCatalog::builtin();
     let model = model_input::resolve(&catalog, args.model.as_deref(), args.model_config.as_deref())?;
-    anyhow::ensure!(
-        !args.devices.is_empty() || !args.hardware.is_empty(),
-        "give at least one --device or --hardware"
-    );
-    let mut targets: Vec<(String, &Device)> = Vec::new();
+    let mut targets: Vec<(String, Device)> = Vec::new();
     for name in &args.devices {
         let d = devices.resolve(name)?;
-        targets.push((d.id.clone(), d));
+        targets.push((d.id.clone(), d.clone()));
     }
     for hw in &args.hardware {
-        targets.push((hw.to_string(), devices.reference(*hw)?));
+        targets.push((hw.to_string(), devices.reference(*hw)?.clone()));
+    }
+    if targets.is_empty() {
+        targets = detection::candidates(&args.detection, &devices)?
+            .into_iter()
+            .map(|c| (c.key, c.device))
+            .collect();
     }
     let workload = args.workload.unwrap_or(if model.spec.is_generative() {
         Workload::Decode
@@ -60,12 +62,12 @@ pub fn run(args: &PredictArgs) -> Result<()> {
     };
     let perf = PerfModel::builtin()?;
     let mut predictions = BTreeMap::new();
-    for (key, device) in targets {
+    for (key, device) in &targets {
         let prediction = perf
             .predict(&model.spec, device, &req)
             .with_context(|| format!("on {}", device.name))?;
         predictions.insert(
-            key,
+            key.clone(),
             Entry {
                 prediction,
                 device: &device.name,

@@ -4,7 +4,7 @@ use anyhow::Result;
 use hwfit_core::{select_hardware, Catalog, DeviceCatalog, PerfModel, Selection, SelectionConfig, SelectionRequest};
 
 use crate::cli::SelectArgs;
-use crate::{model_input, output, targets};
+use crate::{detection, model_input, output, targets};
 
 /// The selection config from `--config`, or the seeds' defaults.
 pub fn load_config(path: Option<&std::path::Path>) -> Result<SelectionConfig> {
@@ -93,7 +93,11 @@ pub fn run(args: &SelectArgs) -> Result<()> {
         mode: args.mode,
         precision: args.step.precision,
         task_type: args.task_type,
-        candidates: targets::candidates(args.hardware.as_deref(), &args.devices, &devices)?,
+        candidates: if args.hardware.is_none() && args.devices.is_empty() {
+            detection::candidates(&args.detection, &devices)?
+        } else {
+            targets::candidates(args.hardware.as_deref(), &args.devices, &devices)?
+        },
     };
     let selection = select_hardware(
         &model.spec,

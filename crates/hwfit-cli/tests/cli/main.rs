@@ -2,6 +2,7 @@
 
 mod classify;
 mod compat;
+mod detect;
 mod errors;
 mod models;
 mod perf;

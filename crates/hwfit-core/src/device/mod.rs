@@ -191,6 +191,16 @@ impl DeviceCatalog {
     pub fn resolve(&self, name: &str) -> Result<&Device, CoreError> {
         resolve::resolve(&self.devices, name)
     }
+
+    /// The catalog device a probed device is, by the name the platform reports (NVML, KFD, the CPU
+    /// brand) and its back-end; `None` when the name is unknown or ambiguous, or only names a class
+    /// (a probe never is "a generic CPU").
+    #[must_use]
+    pub fn match_detected(&self, name: &str, hardware: HardwareType) -> Option<&Device> {
+        self.resolve(name)
+            .ok()
+            .filter(|d| d.hardware_type == hardware && !d.class.ends_with("class") && !d.name.ends_with("(class)"))
+    }
 }
 
 #[cfg(test)]

@@ -102,3 +102,18 @@ fn hardware_types_have_reference_devices() {
         .to_string()
         .contains("no reference device for qnn"));
 }
+
+#[test]
+fn probed_names_match_catalog_devices_or_nothing() {
+    let c = DeviceCatalog::builtin();
+    let id = |name: &str, hw: HardwareType| c.match_detected(name, hw).map(|d| d.id.as_str());
+    assert_eq!(id("NVIDIA H100 80GB HBM3", HardwareType::Cuda), Some("nvidia-h100-sxm"));
+    assert_eq!(
+        id("NVIDIA GeForce RTX 4090", HardwareType::Cuda),
+        Some("nvidia-rtx-4090")
+    );
+    assert_eq!(id("AMD Instinct MI300X", HardwareType::Rocm), Some("amd-mi300x"));
+    assert_eq!(id("llvmpipe (LLVM 15.0.6, 256 bits)", HardwareType::Cpu), None);
+    assert_eq!(id("cpu", HardwareType::Cpu), None);
+    assert_eq!(id("NVIDIA H100 80GB HBM3", HardwareType::Rocm), None);
+}
