@@ -42,16 +42,23 @@ pub struct AdapterLimits {
     pub max_compute_workgroups_per_dimension: u32,
 }
 
-/// A fresh wgpu instance over every back-end compiled in.
-#[must_use]
-pub fn instance() -> wgpu::Instance {
-    wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle())
+/// A fresh wgpu instance over `backends`.
+fn instance(backends: wgpu::Backends) -> wgpu::Instance {
+    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+    desc.backends = backends;
+    wgpu::Instance::new(desc)
 }
 
-/// Every adapter, with its report.
+/// Every adapter on the primary back-ends (Vulkan, Metal, DX12); GL only where those find none (GL
+/// adapters duplicate the Vulkan ones, and probing EGL prints platform noise on headless servers).
 #[must_use]
-pub fn enumerate(instance: &wgpu::Instance) -> Vec<(wgpu::Adapter, AdapterReport)> {
-    pollster::block_on(instance.enumerate_adapters(wgpu::Backends::all()))
+pub fn enumerate() -> Vec<(wgpu::Adapter, AdapterReport)> {
+    let mut adapters =
+        pollster::block_on(instance(wgpu::Backends::PRIMARY).enumerate_adapters(wgpu::Backends::PRIMARY));
+    if adapters.is_empty() {
+        adapters = pollster::block_on(instance(wgpu::Backends::GL).enumerate_adapters(wgpu::Backends::GL));
+    }
+    adapters
         .into_iter()
         .map(|a| {
             let report = report(&a);

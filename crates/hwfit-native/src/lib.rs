@@ -147,8 +147,7 @@ pub fn probe(scope: BenchmarkScope, config: &BenchConfig) -> DetectionReport {
     let (cpu, memory) = cpu::detect();
     let cuda = nvidia::detect();
     let rocm = rocm::detect();
-    let instance = adapters::instance();
-    let found = adapters::enumerate(&instance);
+    let found = adapters::enumerate();
     let mps = mps::detect(&found, &memory);
     let openvino = runtimes::detect(runtimes::Runtime::OpenVino);
     let qnn = runtimes::detect(runtimes::Runtime::Qnn);
