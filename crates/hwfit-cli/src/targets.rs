@@ -12,18 +12,18 @@ pub fn list<'a>(flag: &str, value: &'a str) -> Result<Vec<&'a str>> {
 
 /// The candidates named; every hardware type with a reference device for `--hardware all` or when none is named.
 pub fn candidates(hardware: Option<&str>, devices: &[String], catalog: &DeviceCatalog) -> Result<Vec<Candidate>> {
-    let mut out = Vec::new();
-    if let Some(value) = hardware.filter(|v| !v.trim().eq_ignore_ascii_case("all")) {
-        for name in list("--hardware", value)? {
-            out.push(Candidate::hardware(catalog, name.parse::<HardwareType>()?)?);
-        }
-    }
-    for value in devices {
-        for name in list("--device", value)? {
-            out.push(Candidate::device(catalog.resolve(name)?));
-        }
-    }
     let all = hardware.is_some_and(|v| v.trim().eq_ignore_ascii_case("all"));
+    let mut types = Vec::new();
+    if let Some(value) = hardware.filter(|_| !all) {
+        for name in list("--hardware", value)? {
+            types.push(name.parse::<HardwareType>()?);
+        }
+    }
+    let mut names = Vec::new();
+    for value in devices {
+        names.extend(list("--device", value)?);
+    }
+    let mut out = hwfit_core::candidates_from(catalog, &types, &names)?;
     if all || (hardware.is_none() && devices.is_empty()) {
         out.extend(
             HardwareType::ALL

@@ -28,6 +28,7 @@ extern crate std;
 mod macros;
 
 pub mod available;
+pub mod browser;
 pub mod catalog;
 pub mod classifier;
 pub mod compat;
@@ -61,5 +62,5 @@ pub use mode::{Mode, Workload};
 pub use perf::{PerfModel, PerfRequest, Prediction};
 pub use precision::Precision;
 pub use resources::{estimate_resources, MemoryBreakdown, ResourceRequest, ResourceRequirements};
-pub use select::{select_hardware, Candidate, Selection, SelectionConfig, SelectionRequest, TaskType};
+pub use select::{candidates_from, select_hardware, Candidate, Selection, SelectionConfig, SelectionRequest, TaskType};
 pub use spec::{Component, ConvNet, Modality, ModelSpec, TransformerStack};

@@ -1,37 +1,12 @@
 //! `hwfit models`.
 
 use anyhow::Result;
-use hwfit_core::catalog::CatalogEntry;
-use hwfit_core::{Catalog, Family, ModelSpec, ResolvedModel, Subfamily};
+use hwfit_core::catalog::{CatalogEntry, CatalogSummary};
+use hwfit_core::{Catalog, ModelSpec, ResolvedModel};
 use serde::Serialize;
 
 use crate::cli::ModelsArgs;
 use crate::{model_input, output};
-
-/// One row of the catalog listing.
-#[derive(Serialize)]
-struct Row<'a> {
-    name: &'a str,
-    family: Family,
-    subfamily: Subfamily,
-    parameters: u64,
-    max_positions: u32,
-    aliases: &'a [&'a str],
-    reference: &'a str,
-}
-
-fn row(e: &CatalogEntry) -> Row<'_> {
-    let spec = e.spec();
-    Row {
-        name: &spec.name,
-        family: spec.family,
-        subfamily: spec.subfamily,
-        parameters: spec.parameters(),
-        max_positions: spec.max_positions,
-        aliases: e.alias_names(),
-        reference: e.reference(),
-    }
-}
 
 /// Everything about one model, for `hwfit models MODEL`.
 #[derive(Serialize)]
@@ -82,11 +57,11 @@ pub fn run(args: &ModelsArgs) -> Result<()> {
         let model = model_input::resolve(&catalog, args.model.as_deref(), args.model_config.as_deref())?;
         return print_detail(&model, args.json);
     }
-    let rows: Vec<Row<'_>> = catalog
+    let rows: Vec<CatalogSummary<'_>> = catalog
         .entries()
         .iter()
         .filter(|e| args.family.is_none_or(|f| e.spec().family == f))
-        .map(row)
+        .map(CatalogEntry::summary)
         .collect();
     if args.json {
         return output::json(&rows);

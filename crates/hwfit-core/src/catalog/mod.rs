@@ -56,7 +56,40 @@ pub struct CatalogEntry {
     keys: Vec<String>,
 }
 
+/// One row of the catalog listing (`hwfit models`, the npm package's `models()`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CatalogSummary<'a> {
+    /// Canonical name.
+    pub name: &'a str,
+    /// Family.
+    pub family: crate::Family,
+    /// Subfamily.
+    pub subfamily: crate::Subfamily,
+    /// Parameters, computed from the architecture.
+    pub parameters: u64,
+    /// Longest sequence.
+    pub max_positions: u32,
+    /// Other names it resolves from.
+    pub aliases: &'a [&'a str],
+    /// Where the architecture figures come from.
+    pub reference: &'a str,
+}
+
 impl CatalogEntry {
+    /// The entry's listing row.
+    #[must_use]
+    pub fn summary(&self) -> CatalogSummary<'_> {
+        CatalogSummary {
+            name: &self.spec.name,
+            family: self.spec.family,
+            subfamily: self.spec.subfamily,
+            parameters: self.spec.parameters(),
+            max_positions: self.spec.max_positions,
+            aliases: self.aliases,
+            reference: self.reference,
+        }
+    }
+
     fn new(
         id: &str,
         subfamily: Subfamily,

@@ -45,6 +45,22 @@ pub struct Candidate {
     pub device: Device,
 }
 
+/// Candidates for hardware types (on their reference devices) and named devices, in that order.
+pub fn candidates_from<S: AsRef<str>>(
+    catalog: &DeviceCatalog,
+    hardware: &[HardwareType],
+    devices: &[S],
+) -> Result<Vec<Candidate>, CoreError> {
+    let mut out = Vec::with_capacity(hardware.len() + devices.len());
+    for hw in hardware {
+        out.push(Candidate::hardware(catalog, *hw)?);
+    }
+    for name in devices {
+        out.push(Candidate::device(catalog.resolve(name.as_ref())?));
+    }
+    Ok(out)
+}
+
 impl Candidate {
     /// A hardware type, on its reference device.
     pub fn hardware(catalog: &DeviceCatalog, hw: HardwareType) -> Result<Self, CoreError> {

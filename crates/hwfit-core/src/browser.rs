@@ -1,0 +1,121 @@
+//! What a browser's capabilities mean for hwfit: which hardware types are usable and which catalog
+//! class each runs on. The npm package probes; this decides.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use crate::{AvailableHardware, Candidate, DeviceCatalog, HardwareType};
+
+/// The facts of a probe that decide the mapping.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BrowserCapabilities {
+    /// The WebGPU adapter, when one was granted.
+    pub webgpu: Option<WebGpuAdapterFacts>,
+    /// WebNN device types whose `createContext` succeeded.
+    pub webnn_contexts: Vec<String>,
+    /// Whether WebAssembly runs at all.
+    pub wasm: bool,
+}
+
+/// What identifies a WebGPU adapter (`GPUAdapterInfo` and `isFallbackAdapter`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WebGpuAdapterFacts {
+    /// `isFallbackAdapter` (a software adapter such as SwiftShader).
+    pub is_fallback: bool,
+    /// `info.vendor` (`nvidia`, `amd`, `intel`, `apple`, `google` …).
+    pub vendor: String,
+    /// `info.architecture` (`ampere`, `rdna-3`, `gen-12lp`, `metal-3`, `swiftshader` …).
+    pub architecture: String,
+    /// `info.description`, where the browser gives one.
+    pub description: String,
+}
+
+/// Catalog class of a WebGPU adapter: `webgpu-fallback` for software adapters (SwiftShader),
+/// `webgpu-discrete` for NVIDIA and AMD discrete architectures, `webgpu-integrated` otherwise (Intel,
+/// Apple M-series — `metal-*` architectures —, Qualcomm, ARM and unknown vendors: the conservative class).
+#[must_use]
+pub fn webgpu_class(facts: &WebGpuAdapterFacts) -> &'static str {
+    let vendor = facts.vendor.to_ascii_lowercase();
+    let arch = facts.architecture.to_ascii_lowercase();
+    let description = facts.description.to_ascii_lowercase();
+    if facts.is_fallback || arch.contains("swiftshader") || description.contains("swiftshader") {
+        "webgpu-fallback"
+    } else if vendor == "nvidia" || (vendor == "amd" && !description.contains("radeon graphics")) {
+        "webgpu-discrete"
+    } else {
+        "webgpu-integrated"
+    }
+}
+
+/// The usable hardware types and the catalog device each is predicted on.
+#[must_use]
+pub fn browser_targets(caps: &BrowserCapabilities) -> (AvailableHardware, Vec<(HardwareType, &'static str)>) {
+    let mut targets = Vec::new();
+    if let Some(facts) = &caps.webgpu {
+        targets.push((HardwareType::Webgpu, webgpu_class(facts)));
+    }
+    if caps.wasm {
+        targets.push((HardwareType::Wasm, "wasm"));
+    }
+    let mut present: Vec<(HardwareType, u32)> = targets.iter().map(|(h, _)| (*h, 1)).collect();
+    if !caps.webnn_contexts.is_empty() {
+        present.push((HardwareType::Webnn, caps.webnn_contexts.len() as u32));
+    }
+    (AvailableHardware::new(present), targets)
+}
+
+/// Selection candidates for a browser: each usable type on its class device (WebNN has no catalog
+/// device yet, so it is reported available but not predicted on).
+#[must_use]
+pub fn browser_candidates(caps: &BrowserCapabilities, catalog: &DeviceCatalog) -> Vec<Candidate> {
+    browser_targets(caps)
+        .1
+        .into_iter()
+        .filter_map(|(hw, id)| {
+            catalog.by_id(id).map(|d| Candidate {
+                key: String::from(hw.as_str()),
+                device: d.clone(),
+            })
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts(vendor: &str, arch: &str, fallback: bool) -> WebGpuAdapterFacts {
+        WebGpuAdapterFacts {
+            is_fallback: fallback,
+            vendor: vendor.into(),
+            architecture: arch.into(),
+            description: String::new(),
+        }
+    }
+
+    #[test]
+    fn adapters_map_to_classes() {
+        assert_eq!(webgpu_class(&facts("google", "swiftshader", true)), "webgpu-fallback");
+        assert_eq!(webgpu_class(&facts("nvidia", "ampere", false)), "webgpu-discrete");
+        assert_eq!(webgpu_class(&facts("apple", "metal-3", false)), "webgpu-integrated");
+        assert_eq!(webgpu_class(&facts("intel", "gen-12lp", false)), "webgpu-integrated");
+        assert_eq!(webgpu_class(&facts("", "", false)), "webgpu-integrated");
+    }
+
+    #[test]
+    fn candidates_follow_the_capabilities() {
+        let catalog = DeviceCatalog::builtin();
+        let caps = BrowserCapabilities {
+            webgpu: Some(facts("google", "swiftshader", true)),
+            webnn_contexts: Vec::new(),
+            wasm: true,
+        };
+        let c = browser_candidates(&caps, &catalog);
+        let ids: Vec<&str> = c.iter().map(|c| c.device.id.as_str()).collect();
+        assert_eq!(ids, ["webgpu-fallback", "wasm"]);
+        let (available, _) = browser_targets(&caps);
+        assert!(available.has(HardwareType::Webgpu) && !available.has(HardwareType::Webnn));
+        assert!(browser_candidates(&BrowserCapabilities::default(), &catalog).is_empty());
+    }
+}

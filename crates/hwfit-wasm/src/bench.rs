@@ -1,0 +1,81 @@
+//! `benchmark()`: the same WGSL module as the native side (hwfit-bench's `shaders/microbench.wgsl`)
+//! through wgpu's WebGPU back-end, and the CPU kernel compiled to wasm. Quick sampling (≥ 10 ms per
+//! sample, median of 3) keeps it to a few seconds on a software adapter.
+
+use hwfit_bench::{cpu, gpu, BenchConfig};
+use hwfit_core::Measurement;
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+
+use crate::convert::{from_js, to_js};
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields, default)]
+struct BenchmarkOptions {
+    /// Skip the GPU part.
+    no_gpu: bool,
+    /// Skip the CPU part.
+    no_cpu: bool,
+    /// `high-performance` (default) or `low-power`.
+    power_preference: Option<String>,
+}
+
+#[derive(Serialize)]
+struct BenchmarkReport {
+    gpu: Option<Measurement>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gpu_error: Option<String>,
+    cpu: Option<Measurement>,
+}
+
+async fn gpu_measurement(power: wgpu::PowerPreference, config: &BenchConfig) -> Result<Measurement, String> {
+    let navigator = js_sys::Reflect::get(&js_sys::global(), &"navigator".into()).unwrap_or(JsValue::UNDEFINED);
+    let gpu = js_sys::Reflect::get(&navigator, &"gpu".into()).unwrap_or(JsValue::UNDEFINED);
+    if gpu.is_undefined() || gpu.is_null() {
+        return Err(String::from(
+            "navigator.gpu is absent (WebGPU not supported or not enabled here)",
+        ));
+    }
+    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
+    desc.backends = wgpu::Backends::BROWSER_WEBGPU;
+    let instance = wgpu::Instance::new(desc);
+    let adapter = instance
+        .request_adapter(&wgpu::RequestAdapterOptions {
+            power_preference: power,
+            ..Default::default()
+        })
+        .await
+        .map_err(|e| format!("no WebGPU adapter: {e}"))?;
+    gpu::run(&adapter, config).await.map_err(|e| e.to_string())
+}
+
+/// Runs the microbenchmarks: `{noGpu?, noCpu?, powerPreference?}` → `{gpu, gpuError?, cpu}`.
+#[wasm_bindgen(unchecked_return_type = "BenchmarkReport")]
+pub async fn benchmark(
+    #[wasm_bindgen(unchecked_param_type = "BenchmarkOptions")] options: Option<JsValue>,
+) -> Result<JsValue, JsValue> {
+    let options: BenchmarkOptions = match options {
+        Some(o) if !o.is_undefined() && !o.is_null() => from_js(o, "benchmark")?,
+        _ => BenchmarkOptions::default(),
+    };
+    let power = match options.power_preference.as_deref() {
+        None | Some("high-performance") => wgpu::PowerPreference::HighPerformance,
+        Some("low-power") => wgpu::PowerPreference::LowPower,
+        Some(other) => {
+            return Err(crate::convert::range_error(&format!(
+                "benchmark: powerPreference must be 'high-performance' or 'low-power', not '{other}'"
+            )))
+        }
+    };
+    let config = BenchConfig::quick();
+    let (gpu, gpu_error) = if options.no_gpu {
+        (None, None)
+    } else {
+        match gpu_measurement(power, &config).await {
+            Ok(m) => (Some(m), None),
+            Err(e) => (None, Some(e)),
+        }
+    };
+    let cpu = (!options.no_cpu).then(|| cpu::run(&config));
+    to_js(&BenchmarkReport { gpu, gpu_error, cpu })
+}

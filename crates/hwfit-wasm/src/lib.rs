@@ -1,0 +1,34 @@
+//! hwfit for the web (the npm package `hwfit`): probe the browser's hardware and ask which backend a
+//! model should run on, how fast and how big. Thin: probing, conversion and errors; every decision is
+//! the core's. Nothing here panics across the boundary: every export returns a `Result` whose error
+//! becomes a JS `Error`, `TypeError` or `RangeError` (a panic hook is installed for diagnostics only).
+
+mod api;
+mod bench;
+mod convert;
+mod probe;
+mod types;
+
+use wasm_bindgen::prelude::*;
+
+pub use api::{classify, devices, matrix, models, predict, resources, select};
+pub use bench::benchmark;
+
+/// Installs the panic hook (diagnostics only: a panic would be a bug).
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+}
+
+/// Probes WebGPU, WebNN, WebAssembly features and `navigator`; never throws.
+#[wasm_bindgen(unchecked_return_type = "CapabilityReport")]
+pub async fn probe() -> Result<JsValue, JsValue> {
+    convert::to_js(&probe::probe().await)
+}
+
+/// The version of this package.
+#[wasm_bindgen]
+#[must_use]
+pub fn version() -> String {
+    env!("CARGO_PKG_VERSION").to_owned()
+}

@@ -1,0 +1,387 @@
+//! The browser capability probe: WebGPU (both power preferences), WebNN (each device type),
+//! WebAssembly SIMD and threads, cross-origin isolation, and what `navigator` says about the machine.
+//! Works in Window and Worker scopes (everything is read from the global object), never throws:
+//! every failure is reported with its reason.
+
+use std::collections::BTreeMap;
+
+use hwfit_core::browser::{BrowserCapabilities, WebGpuAdapterFacts};
+use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
+use serde::Serialize;
+use serde_json::Value;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+/// `(module (func (result v128) i32.const 0 i8x16.splat i8x16.popcnt))` — validates only with SIMD.
+const SIMD_PROBE: &[u8] = &[
+    0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
+];
+/// A module with a shared memory and an atomic load — validates only with the threads proposal.
+const THREADS_PROBE: &[u8] = &[
+    0, 97, 115, 109, 1, 0, 0, 0, 1, 4, 1, 96, 0, 0, 3, 2, 1, 0, 5, 4, 1, 3, 1, 1, 10, 11, 1, 9, 0, 65, 0, 254, 16, 2,
+    0, 26, 11,
+];
+
+/// WebGPU limits that bound model buffers and kernels.
+const LIMITS: &[&str] = &[
+    "maxBufferSize",
+    "maxStorageBufferBindingSize",
+    "maxComputeWorkgroupStorageSize",
+    "maxComputeInvocationsPerWorkgroup",
+    "maxComputeWorkgroupSizeX",
+    "maxComputeWorkgroupsPerDimension",
+    "maxStorageBuffersPerShaderStage",
+];
+
+/// One WebGPU adapter request.
+#[derive(Debug, Clone, Serialize)]
+pub struct AdapterProbe {
+    pub power_preference: String,
+    pub available: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    pub vendor: String,
+    pub architecture: String,
+    pub device: String,
+    pub description: String,
+    pub is_fallback_adapter: bool,
+    pub features: Vec<String>,
+    pub limits: BTreeMap<String, f64>,
+}
+
+/// The WebGPU part.
+#[derive(Debug, Clone, Serialize)]
+pub struct WebGpuProbe {
+    pub available: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    pub adapters: Vec<AdapterProbe>,
+}
+
+/// One WebNN `createContext({deviceType})`.
+#[derive(Debug, Clone, Serialize)]
+pub struct WebNnContextProbe {
+    pub device_type: String,
+    pub available: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// `opSupportLimits()` summary: data types per op group, where the context gives it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub op_support: Option<Value>,
+}
+
+/// The WebNN part.
+#[derive(Debug, Clone, Serialize)]
+pub struct WebNnProbe {
+    pub available: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    pub contexts: Vec<WebNnContextProbe>,
+}
+
+/// The WebAssembly part (independent yes/no facts).
+#[derive(Debug, Clone, Serialize)]
+#[allow(clippy::struct_excessive_bools)]
+pub struct WasmProbe {
+    pub available: bool,
+    pub simd: bool,
+    pub threads: bool,
+    pub cross_origin_isolated: bool,
+    pub shared_array_buffer: bool,
+}
+
+/// What `navigator` says.
+#[derive(Debug, Clone, Serialize)]
+pub struct NavigatorProbe {
+    pub hardware_concurrency: Option<f64>,
+    pub device_memory_gb: Option<f64>,
+    pub user_agent: Option<String>,
+    pub user_agent_data: Option<Value>,
+    pub scope: String,
+}
+
+/// The whole report.
+#[derive(Debug, Clone, Serialize)]
+pub struct CapabilityReport {
+    pub webgpu: WebGpuProbe,
+    pub webnn: WebNnProbe,
+    pub wasm: WasmProbe,
+    pub navigator: NavigatorProbe,
+    /// The seeds' `hardware` map and `torch_device`-style best type, decided by the core.
+    pub hardware: BTreeMap<String, bool>,
+    /// Catalog class each usable type is predicted on (`webgpu` → `webgpu-fallback` …).
+    pub device_classes: BTreeMap<String, String>,
+}
+
+impl CapabilityReport {
+    /// The facts the core's mapping needs.
+    #[must_use]
+    pub fn capabilities(&self) -> BrowserCapabilities {
+        BrowserCapabilities {
+            webgpu: self
+                .webgpu
+                .adapters
+                .iter()
+                .find(|a| a.available)
+                .map(|a| WebGpuAdapterFacts {
+                    is_fallback: a.is_fallback_adapter,
+                    vendor: a.vendor.clone(),
+                    architecture: a.architecture.clone(),
+                    description: a.description.clone(),
+                }),
+            webnn_contexts: self
+                .webnn
+                .contexts
+                .iter()
+                .filter(|c| c.available)
+                .map(|c| c.device_type.clone())
+                .collect(),
+            wasm: self.wasm.available,
+        }
+    }
+}
+
+fn get(target: &JsValue, key: &str) -> JsValue {
+    Reflect::get(target, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+fn string(target: &JsValue, key: &str) -> String {
+    get(target, key).as_string().unwrap_or_default()
+}
+
+fn message(e: &JsValue) -> String {
+    let name = string(e, "name");
+    let msg = string(e, "message");
+    match (name.is_empty(), msg.is_empty()) {
+        (false, false) => format!("{name}: {msg}"),
+        (true, false) => msg,
+        _ => e.as_string().unwrap_or_else(|| format!("{e:?}")),
+    }
+}
+
+/// Calls `target[method](...args)` and awaits the promise it returns.
+async fn call_async(target: &JsValue, method: &str, args: &Array) -> Result<JsValue, String> {
+    let f: Function = get(target, method)
+        .dyn_into()
+        .map_err(|_| format!("{method} is not a function"))?;
+    let promise: Promise = Reflect::apply(&f, target, args)
+        .map_err(|e| message(&e))?
+        .dyn_into()
+        .map_err(|_| format!("{method} did not return a promise"))?;
+    JsFuture::from(promise).await.map_err(|e| message(&e))
+}
+
+fn object(entries: &[(&str, JsValue)]) -> JsValue {
+    let o = Object::new();
+    for (k, v) in entries {
+        let _ = Reflect::set(&o, &JsValue::from_str(k), v);
+    }
+    o.into()
+}
+
+fn navigator() -> JsValue {
+    get(&js_sys::global(), "navigator")
+}
+
+async fn adapter(gpu: &JsValue, power: &str) -> AdapterProbe {
+    let mut probe = AdapterProbe {
+        power_preference: power.to_owned(),
+        available: false,
+        reason: None,
+        vendor: String::new(),
+        architecture: String::new(),
+        device: String::new(),
+        description: String::new(),
+        is_fallback_adapter: false,
+        features: Vec::new(),
+        limits: BTreeMap::new(),
+    };
+    let options = object(&[("powerPreference", JsValue::from_str(power))]);
+    let adapter = match call_async(gpu, "requestAdapter", &Array::of1(&options)).await {
+        Ok(a) if a.is_null() || a.is_undefined() => {
+            probe.reason = Some(String::from(
+                "requestAdapter() returned null (no adapter, or WebGPU disabled)",
+            ));
+            return probe;
+        }
+        Ok(a) => a,
+        Err(e) => {
+            probe.reason = Some(format!("requestAdapter() failed: {e}"));
+            return probe;
+        }
+    };
+    probe.available = true;
+    let info = get(&adapter, "info");
+    probe.vendor = string(&info, "vendor");
+    probe.architecture = string(&info, "architecture");
+    probe.device = string(&info, "device");
+    probe.description = string(&info, "description");
+    // Chrome moved isFallbackAdapter into GPUAdapterInfo; older browsers have it on the adapter.
+    let fallback = get(&info, "isFallbackAdapter");
+    probe.is_fallback_adapter = fallback
+        .as_bool()
+        .or_else(|| get(&adapter, "isFallbackAdapter").as_bool())
+        .unwrap_or(false);
+    if let Ok(Some(iter)) = js_sys::try_iter(&get(&adapter, "features")) {
+        probe.features = iter.filter_map(Result::ok).filter_map(|v| v.as_string()).collect();
+        probe.features.sort();
+    }
+    let limits = get(&adapter, "limits");
+    for name in LIMITS {
+        if let Some(v) = get(&limits, name).as_f64() {
+            probe.limits.insert((*name).to_owned(), v);
+        }
+    }
+    probe
+}
+
+async fn webgpu() -> WebGpuProbe {
+    let gpu = get(&navigator(), "gpu");
+    if gpu.is_undefined() || gpu.is_null() {
+        return WebGpuProbe {
+            available: false,
+            reason: Some(String::from(
+                "navigator.gpu is absent (WebGPU not supported or not enabled here)",
+            )),
+            adapters: Vec::new(),
+        };
+    }
+    let adapters = vec![
+        adapter(&gpu, "high-performance").await,
+        adapter(&gpu, "low-power").await,
+    ];
+    let available = adapters.iter().any(|a| a.available);
+    WebGpuProbe {
+        available,
+        reason: (!available).then(|| adapters.iter().find_map(|a| a.reason.clone()).unwrap_or_default()),
+        adapters,
+    }
+}
+
+/// `opSupportLimits()` reduced to the data types each op group accepts for its first input.
+fn op_support(context: &JsValue) -> Option<Value> {
+    let f: Function = get(context, "opSupportLimits").dyn_into().ok()?;
+    let limits = f.call0(context).ok()?;
+    let keys = Object::keys(limits.dyn_ref::<Object>()?);
+    let mut out = serde_json::Map::new();
+    for key in keys.iter().filter_map(|k| k.as_string()) {
+        let op = get(&limits, &key);
+        let types = ["input", "a", "inputs", "dataTypes"].iter().find_map(|field| {
+            let v = get(&op, field);
+            let list = if v.is_array() { v } else { get(&v, "dataTypes") };
+            list.is_array().then(|| {
+                Array::from(&list)
+                    .iter()
+                    .filter_map(|t| t.as_string())
+                    .collect::<Vec<_>>()
+            })
+        });
+        if let Some(types) = types {
+            out.insert(key, Value::from(types));
+        }
+    }
+    Some(Value::Object(out))
+}
+
+async fn webnn() -> WebNnProbe {
+    let ml = get(&navigator(), "ml");
+    if ml.is_undefined() || ml.is_null() {
+        return WebNnProbe {
+            available: false,
+            reason: Some(String::from(
+                "navigator.ml is absent (WebNN not supported or not enabled here)",
+            )),
+            contexts: Vec::new(),
+        };
+    }
+    let mut contexts = Vec::new();
+    for device_type in ["cpu", "gpu", "npu"] {
+        let options = object(&[("deviceType", JsValue::from_str(device_type))]);
+        contexts.push(match call_async(&ml, "createContext", &Array::of1(&options)).await {
+            Ok(context) => WebNnContextProbe {
+                device_type: device_type.to_owned(),
+                available: true,
+                error: None,
+                op_support: op_support(&context),
+            },
+            Err(e) => WebNnContextProbe {
+                device_type: device_type.to_owned(),
+                available: false,
+                error: Some(e),
+                op_support: None,
+            },
+        });
+    }
+    let available = contexts.iter().any(|c| c.available);
+    WebNnProbe {
+        available,
+        reason: (!available).then(|| String::from("navigator.ml exists but no device type gave a context")),
+        contexts,
+    }
+}
+
+fn validates(bytes: &[u8]) -> bool {
+    js_sys::WebAssembly::validate(&Uint8Array::from(bytes).into()).unwrap_or(false)
+}
+
+fn wasm() -> WasmProbe {
+    let global = js_sys::global();
+    WasmProbe {
+        available: !get(&global, "WebAssembly").is_undefined(),
+        simd: validates(SIMD_PROBE),
+        threads: validates(THREADS_PROBE),
+        cross_origin_isolated: get(&global, "crossOriginIsolated").as_bool().unwrap_or(false),
+        shared_array_buffer: !get(&global, "SharedArrayBuffer").is_undefined(),
+    }
+}
+
+async fn navigator_info() -> NavigatorProbe {
+    let nav = navigator();
+    let uad = get(&nav, "userAgentData");
+    let user_agent_data = if uad.is_undefined() {
+        None
+    } else {
+        let hints = Array::of4(
+            &"architecture".into(),
+            &"bitness".into(),
+            &"model".into(),
+            &"platformVersion".into(),
+        );
+        let high = call_async(&uad, "getHighEntropyValues", &Array::of1(&hints)).await.ok();
+        let source = high.unwrap_or_else(|| {
+            let f: Option<Function> = get(&uad, "toJSON").dyn_into().ok();
+            f.and_then(|f| f.call0(&uad).ok()).unwrap_or(JsValue::UNDEFINED)
+        });
+        serde_wasm_bindgen::from_value::<Value>(source).ok()
+    };
+    let scope = js_sys::global()
+        .dyn_ref::<Object>()
+        .map(|o| o.constructor().name().as_string().unwrap_or_default())
+        .unwrap_or_default();
+    NavigatorProbe {
+        hardware_concurrency: get(&nav, "hardwareConcurrency").as_f64(),
+        device_memory_gb: get(&nav, "deviceMemory").as_f64(),
+        user_agent: get(&nav, "userAgent").as_string(),
+        user_agent_data,
+        scope,
+    }
+}
+
+/// Runs every probe.
+pub async fn probe() -> CapabilityReport {
+    let mut report = CapabilityReport {
+        webgpu: webgpu().await,
+        webnn: webnn().await,
+        wasm: wasm(),
+        navigator: navigator_info().await,
+        hardware: BTreeMap::new(),
+        device_classes: BTreeMap::new(),
+    };
+    let (available, targets) = hwfit_core::browser::browser_targets(&report.capabilities());
+    report.hardware = available.hardware.iter().map(|(h, v)| (h.to_string(), *v)).collect();
+    report.device_classes = targets
+        .iter()
+        .map(|(h, id)| (h.to_string(), (*id).to_owned()))
+        .collect();
+    report
+}

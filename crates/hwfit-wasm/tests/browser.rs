@@ -1,0 +1,119 @@
+//! Real-browser tests in headless Chromium (wasm-bindgen-test-runner + chromedriver).
+//!
+//! `scripts/test-browser` runs them twice: with `webdriver/webgpu.json` (`--enable-unsafe-webgpu`
+//! and WebNN enabled; `HWFIT_EXPECT_WEBGPU=1` at build time) and with `webdriver/plain.json` (no
+//! WebGPU adapter, no `navigator.ml`). Each run asserts what that browser really offers.
+#![cfg(target_arch = "wasm32")]
+
+use js_sys::Reflect;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const EXPECT_WEBGPU: bool = option_env!("HWFIT_EXPECT_WEBGPU").is_some();
+
+fn get(v: &JsValue, path: &str) -> JsValue {
+    path.split('.').fold(v.clone(), |acc, key| {
+        Reflect::get(&acc, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+    })
+}
+
+fn array(v: &JsValue) -> Vec<JsValue> {
+    js_sys::Array::from(v).iter().collect()
+}
+
+#[wasm_bindgen_test]
+async fn probe_reports_what_this_browser_offers() {
+    let report = hwfit_wasm::probe().await.expect("probe never throws");
+    assert_eq!(get(&report, "wasm.available"), JsValue::TRUE);
+    assert_eq!(
+        get(&report, "wasm.simd"),
+        JsValue::TRUE,
+        "Chromium validates the SIMD module"
+    );
+    assert_eq!(get(&report, "hardware.wasm"), JsValue::TRUE);
+    assert!(get(&report, "navigator.hardwareConcurrency").as_f64().unwrap() >= 1.0);
+    assert_eq!(get(&report, "navigator.scope").as_string().unwrap(), "Window");
+    let adapters = array(&get(&report, "webgpu.adapters"));
+    if EXPECT_WEBGPU {
+        assert_eq!(get(&report, "webgpu.available"), JsValue::TRUE);
+        let first = adapters
+            .iter()
+            .find(|a| get(a, "available") == JsValue::TRUE)
+            .expect("an adapter");
+        assert_eq!(
+            get(first, "isFallbackAdapter"),
+            JsValue::TRUE,
+            "SwiftShader is a fallback adapter"
+        );
+        assert!(get(first, "limits.maxStorageBufferBindingSize").as_f64().unwrap() > 0.0);
+        assert_eq!(get(&report, "hardware.webgpu"), JsValue::TRUE);
+        assert_eq!(
+            get(&report, "deviceClasses.webgpu").as_string().unwrap(),
+            "webgpu-fallback"
+        );
+        // WebNN: navigator.ml exists, createContext throws NotSupportedError on Linux — reported per device type.
+        assert_eq!(get(&report, "webnn.available"), JsValue::FALSE);
+        let contexts = array(&get(&report, "webnn.contexts"));
+        assert_eq!(contexts.len(), 3);
+        for c in &contexts {
+            assert_eq!(get(c, "available"), JsValue::FALSE);
+            let error = get(c, "error").as_string().unwrap();
+            assert!(error.contains("NotSupportedError"), "{error}");
+        }
+    } else {
+        assert_eq!(get(&report, "webgpu.available"), JsValue::FALSE);
+        let reason = get(&report, "webgpu.reason").as_string().unwrap();
+        assert!(
+            reason.contains("requestAdapter() returned null") || reason.contains("navigator.gpu is absent"),
+            "{reason}"
+        );
+        assert_eq!(get(&report, "hardware.webgpu"), JsValue::FALSE);
+        assert_eq!(get(&report, "webnn.available"), JsValue::FALSE);
+        assert!(get(&report, "webnn.reason")
+            .as_string()
+            .unwrap()
+            .contains("navigator.ml is absent"));
+    }
+}
+
+#[wasm_bindgen_test]
+async fn benchmark_runs_the_wgsl_module_on_the_webgpu_adapter() {
+    let r = hwfit_wasm::benchmark(None).await.expect("benchmark");
+    let cpu = get(&r, "cpu.matmulF32Gflops").as_f64().unwrap();
+    assert!(cpu > 0.0 && get(&r, "cpu.copyGbs").as_f64().unwrap() > 0.0);
+    if EXPECT_WEBGPU {
+        let gflops = get(&r, "gpu.matmulF32Gflops").as_f64();
+        assert!(
+            gflops.is_some_and(|g| g > 0.0),
+            "gpuError: {:?}",
+            get(&r, "gpuError").as_string()
+        );
+        assert!(get(&r, "gpu.copyGbs").as_f64().unwrap() > 0.0);
+        assert!(get(&r, "gpu.method").as_string().unwrap().contains("WGSL"));
+    } else {
+        assert!(get(&r, "gpu").is_null());
+        assert!(get(&r, "gpuError").as_string().unwrap().contains("adapter"));
+    }
+}
+
+#[wasm_bindgen_test]
+async fn select_without_hardware_uses_the_probe() {
+    let input = js_sys::JSON::parse(r#"{"model": "bert-base-uncased", "batchSize": 4}"#).unwrap();
+    let s = hwfit_wasm::select(input).await.expect("select");
+    let scores = get(&s, "allScores");
+    assert!(!get(&scores, "wasm").is_undefined());
+    assert_eq!(!get(&scores, "webgpu").is_undefined(), EXPECT_WEBGPU);
+    assert!(get(&s, "primaryRecommendation").is_string());
+}
+
+#[wasm_bindgen_test]
+async fn errors_are_thrown_as_typed_js_errors() {
+    let bad = js_sys::JSON::parse(r#"{"model": "gpt2", "batchSize": "eight"}"#).unwrap();
+    let e = hwfit_wasm::predict(bad).await.unwrap_err();
+    assert!(e.is_instance_of::<js_sys::TypeError>());
+    let range = js_sys::JSON::parse(r#"{"model": "gpt2", "hardware": ["wasm"], "batchSize": 0}"#).unwrap();
+    let e = hwfit_wasm::predict(range).await.unwrap_err();
+    assert!(e.is_instance_of::<js_sys::RangeError>(), "{e:?}");
+}
