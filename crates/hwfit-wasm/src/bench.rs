@@ -2,7 +2,7 @@
 //! through wgpu's WebGPU back-end, and the CPU kernel compiled to wasm. Quick sampling (≥ 10 ms per
 //! sample, median of 3) keeps it to a few seconds on a software adapter.
 
-use hwfit_bench::{cpu, gpu, BenchConfig};
+use hwfit_bench::{cpu, BenchConfig};
 use hwfit_core::Measurement;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
@@ -28,7 +28,24 @@ struct BenchmarkReport {
     cpu: Option<Measurement>,
 }
 
-async fn gpu_measurement(power: wgpu::PowerPreference, config: &BenchConfig) -> Result<Measurement, String> {
+/// Which adapter to ask for.
+#[derive(Clone, Copy)]
+enum Power {
+    High,
+    Low,
+}
+
+#[cfg(not(feature = "gpu-benchmark"))]
+#[allow(clippy::unused_async)]
+async fn gpu_measurement(_power: Power, _config: &BenchConfig) -> Result<Measurement, String> {
+    Err(String::from(
+        "this build of hwfit has no GPU benchmark (feature gpu-benchmark off)",
+    ))
+}
+
+#[cfg(feature = "gpu-benchmark")]
+async fn gpu_measurement(power: Power, config: &BenchConfig) -> Result<Measurement, String> {
+    use hwfit_bench::gpu;
     let navigator = js_sys::Reflect::get(&js_sys::global(), &"navigator".into()).unwrap_or(JsValue::UNDEFINED);
     let gpu = js_sys::Reflect::get(&navigator, &"gpu".into()).unwrap_or(JsValue::UNDEFINED);
     if gpu.is_undefined() || gpu.is_null() {
@@ -41,7 +58,10 @@ async fn gpu_measurement(power: wgpu::PowerPreference, config: &BenchConfig) -> 
     let instance = wgpu::Instance::new(desc);
     let adapter = instance
         .request_adapter(&wgpu::RequestAdapterOptions {
-            power_preference: power,
+            power_preference: match power {
+                Power::High => wgpu::PowerPreference::HighPerformance,
+                Power::Low => wgpu::PowerPreference::LowPower,
+            },
             ..Default::default()
         })
         .await
@@ -59,8 +79,8 @@ pub async fn benchmark(
         _ => BenchmarkOptions::default(),
     };
     let power = match options.power_preference.as_deref() {
-        None | Some("high-performance") => wgpu::PowerPreference::HighPerformance,
-        Some("low-power") => wgpu::PowerPreference::LowPower,
+        None | Some("high-performance") => Power::High,
+        Some("low-power") => Power::Low,
         Some(other) => {
             return Err(crate::convert::range_error(&format!(
                 "benchmark: powerPreference must be 'high-performance' or 'low-power', not '{other}'"
