@@ -12,7 +12,7 @@ use crate::report::{DetectedDevice, GpuAdapter, Profile};
 use crate::BenchmarkScope;
 
 /// Copy threads at most: memory bandwidth saturates well before, and each thread holds 128 MiB.
-const MAX_COPY_THREADS: usize = 16;
+pub const MAX_COPY_THREADS: usize = 16;
 
 /// Benchmarks what `scope` asks for, fills the adapters' and devices' figures, and returns the CPU's.
 pub(crate) fn run(
