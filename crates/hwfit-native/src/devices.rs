@@ -15,8 +15,15 @@ fn normalize_bus_id(id: &str) -> Option<String> {
     Some(format!("{domain:x}:{}", rest.to_ascii_lowercase()))
 }
 
-fn device(key: String, name: &str, hw: HardwareType, memory_mb: u64, adapter: Option<usize>) -> DetectedDevice {
-    let catalog_id = DeviceCatalog::builtin().match_detected(name, hw).map(|d| d.id.clone());
+fn device(
+    catalog: &DeviceCatalog,
+    key: String,
+    name: &str,
+    hw: HardwareType,
+    memory_mb: u64,
+    adapter: Option<usize>,
+) -> DetectedDevice {
+    let catalog_id = catalog.match_detected(name, hw).map(|d| d.id.clone());
     DetectedDevice {
         key,
         name: name.to_owned(),
@@ -42,7 +49,9 @@ pub(crate) fn list(
     mps: &MpsReport,
     gpus: &[GpuAdapter],
 ) -> Vec<DetectedDevice> {
+    let catalog = DeviceCatalog::builtin();
     let mut out = vec![device(
+        &catalog,
         "cpu".into(),
         &cpu.brand,
         HardwareType::Cpu,
@@ -58,6 +67,7 @@ pub(crate) fn list(
             .min_by_key(|(_, a)| a.adapter.backend_rank())
             .map(|(i, _)| i);
         out.push(device(
+            &catalog,
             format!("cuda:{}", g.index),
             &g.name,
             HardwareType::Cuda,
@@ -74,6 +84,7 @@ pub(crate) fn list(
         .collect();
     for g in &rocm.devices {
         out.push(device(
+            &catalog,
             format!("rocm:{}", g.index),
             &g.name,
             HardwareType::Rocm,
@@ -86,6 +97,7 @@ pub(crate) fn list(
             .iter()
             .position(|a| &a.adapter.name == name && a.adapter.backend == "metal");
         out.push(device(
+            &catalog,
             "mps".into(),
             name,
             HardwareType::Mps,
