@@ -1,9 +1,12 @@
-//! Command-line interface definition (clap derive).
+//! Command-line interface definition (clap derive). Defaults are the core's
+//! (`hwfit_core::api::defaults`); a flag left out leaves the request field at its default.
 
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
-use hwfit_core::{Family, HardwareType, Mode, Precision, Workload};
+use hwfit_core::api::defaults;
+use hwfit_core::api::Runtime;
+use hwfit_core::{Family, HardwareType, Mode, Precision, TaskType, Workload};
 
 /// Which hardware should this ML model run on, how fast, how big.
 #[derive(Debug, Parser)]
@@ -33,6 +36,10 @@ pub enum Command {
     Calibrate(CalibrateArgs),
     /// Select the hardware to run a model on, ranked by predicted performance.
     Select(SelectArgs),
+    /// Select hardware for several models at once.
+    Batch(BatchArgs),
+    /// Predictions and recommendations for one model across hardware, batch sizes and modes.
+    Analyze(AnalyzeArgs),
     /// Predictions for models × hardware × batch sizes × precisions (the predictor guide's matrix).
     Matrix(MatrixArgs),
     /// The hardware selection map: families × size categories × batch sizes × modes.
@@ -49,6 +56,52 @@ pub enum Command {
     Template(TemplateArgs),
     /// Detect this machine's CPU, memory, GPUs and runtimes (cached), optionally benchmarking them.
     Detect(DetectArgs),
+    /// Serve the REST API (IPFS Accelerate's hardware-selection API) over HTTP.
+    Serve(ServeArgs),
+}
+
+/// Arguments of `hwfit serve`.
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address to bind.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+    /// Port (0: any free port, printed at start).
+    #[arg(long, default_value_t = 8000)]
+    pub port: u16,
+    /// Benchmark database (reserved for the benchmark database; reported by /health).
+    #[arg(long, env = "BENCHMARK_DB_PATH", value_name = "PATH")]
+    pub database: Option<PathBuf>,
+    /// Directory of benchmark results (reserved; reported by /health).
+    #[arg(long, env = "BENCHMARK_DIR", value_name = "DIR")]
+    pub benchmark_dir: Option<PathBuf>,
+    /// Selection config (JSON, IPFS Accelerate's shape).
+    #[arg(long, env = "CONFIG_PATH", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Worker threads (default: one per core).
+    #[arg(long)]
+    pub workers: Option<usize>,
+    /// Debug logging.
+    #[arg(long, env = "DEBUG", value_parser = clap::builder::BoolishValueParser::new(), default_value = "false")]
+    pub debug: bool,
+    /// Log format.
+    #[arg(long, default_value = "text", value_parser = ["text", "json"])]
+    pub log_format: String,
+    /// Require `Authorization: Bearer KEY` on every route but /health.
+    #[arg(long, env = "HWFIT_API_KEY", hide_env_values = true)]
+    pub api_key: Option<String>,
+    /// Allow cross-origin requests from this origin (repeatable; `*` for any).
+    #[arg(long = "cors-origin", value_name = "ORIGIN")]
+    pub cors_origins: Vec<String>,
+    /// Largest request body, bytes.
+    #[arg(long, default_value_t = 1024 * 1024)]
+    pub max_body_bytes: usize,
+    /// Seconds a request may take.
+    #[arg(long, default_value_t = 30)]
+    pub request_timeout: u64,
+    /// Do not detect this machine's hardware: questions that name none use every hardware type.
+    #[arg(long)]
+    pub no_detect: bool,
 }
 
 /// Arguments of `hwfit detect` (independent command-line switches).
@@ -67,12 +120,12 @@ pub struct DetectArgs {
     /// Neither read nor write the cache.
     #[arg(long)]
     pub no_cache: bool,
-    /// Print JSON (the seeds' `hardware` map, `torch_device`, and the detailed probes).
+    /// Print JSON (IPFS Accelerate's `hardware` map, `torch_device`, and the detailed probes).
     #[arg(long)]
     pub json: bool,
 }
 
-/// How `select` and `predict` learn this machine's hardware when no `--hardware`/`--device` is given.
+/// How questions learn this machine's hardware when no `--hardware`/`--device` is given.
 #[derive(Debug, Args)]
 pub struct DetectionArgs {
     /// Use this detection report (`hwfit detect --json` output) instead of probing.
@@ -83,36 +136,161 @@ pub struct DetectionArgs {
     pub calibrate: bool,
 }
 
-/// `--hardware` and `--device` lists.
+/// `--hardware` and `--device`, spelled and typed the same in every command.
 #[derive(Debug, Args)]
 pub struct TargetArgs {
-    /// Hardware types, comma-separated (default: every type with a reference device).
+    /// Hardware types, each on its reference device (comma-separated or repeated; `all` for every
+    /// type with a reference device).
     #[arg(long, value_name = "H1,H2")]
-    pub hardware: Option<String>,
-    /// Devices, comma-separated or repeated.
-    #[arg(long = "devices", alias = "device", value_name = "D1,D2")]
+    pub hardware: Vec<String>,
+    /// Devices from `hwfit devices` (comma-separated or repeated).
+    #[arg(long = "device", visible_alias = "devices", value_name = "D1,D2")]
     pub devices: Vec<String>,
+}
+
+/// Which model: a name (catalog, or estimated from the name) or a Hugging Face `config.json`.
+#[derive(Debug, Args)]
+pub struct ModelArg {
+    /// Model name or Hugging Face id (e.g. bert-base-uncased, meta-llama/Meta-Llama-3-8B).
+    #[arg(value_name = "MODEL", required_unless_present_any = ["model_config", "model_flag"])]
+    pub model: Option<String>,
+    /// The model, as a flag (same as the positional MODEL).
+    #[arg(long = "model", id = "model_flag", value_name = "MODEL", conflicts_with = "model")]
+    pub model_flag: Option<String>,
+    /// A Hugging Face config.json to read the architecture from (the name, if given, labels it).
+    #[arg(long, value_name = "PATH")]
+    pub model_config: Option<PathBuf>,
+}
+
+/// Precision, batch and sequence of one step.
+#[derive(Debug, Args)]
+pub struct StepArgs {
+    /// Weight precision (fp32, fp16, bf16, fp8, int8, int4, q4_0, q4_k_m, q5_k_m, q8_0, f16).
+    #[arg(long, default_value_t = defaults::PRECISION)]
+    pub precision: Precision,
+    /// Items per step.
+    #[arg(long, default_value_t = defaults::BATCH_SIZE, allow_negative_numbers = true)]
+    pub batch_size: u32,
+    /// Tokens per sequence (the KV context for decode).
+    #[arg(long, visible_alias = "sequence-length", default_value_t = defaults::SEQUENCE_LENGTH, allow_negative_numbers = true)]
+    pub seq_length: u32,
+}
+
+/// Arguments of `hwfit predict`.
+#[derive(Debug, Args)]
+pub struct PredictArgs {
+    #[command(flatten)]
+    pub model: ModelArg,
+    #[command(flatten)]
+    pub step: StepArgs,
+    #[command(flatten)]
+    pub targets: TargetArgs,
+    #[command(flatten)]
+    pub detection: DetectionArgs,
+    /// inference or training (training predicts a train step).
+    #[arg(long, default_value_t = defaults::MODE)]
+    pub mode: Mode,
+    /// forward, prefill, decode or train-step (default: decode for text generators, forward otherwise).
+    #[arg(long)]
+    pub workload: Option<Workload>,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `hwfit select`.
+#[derive(Debug, Args)]
+pub struct SelectArgs {
+    #[command(flatten)]
+    pub model: ModelArg,
+    #[command(flatten)]
+    pub step: StepArgs,
+    #[command(flatten)]
+    pub targets: TargetArgs,
+    #[command(flatten)]
+    pub detection: DetectionArgs,
+    /// inference or training.
+    #[arg(long, default_value_t = defaults::MODE)]
+    pub mode: Mode,
+    /// classification, generation, embedding, speech_recognition, fine_tuning or training.
+    #[arg(long)]
+    pub task_type: Option<TaskType>,
+    /// Also plan distributed training over this many GPUs of the recommended type.
+    #[arg(long, value_name = "GPUS")]
+    pub distributed: Option<u32>,
+    /// A selection config (JSON, IPFS Accelerate's shape).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `hwfit batch`.
+#[derive(Debug, Args)]
+pub struct BatchArgs {
+    /// Models.
+    #[arg(required = true, value_name = "MODEL")]
+    pub models: Vec<String>,
+    #[command(flatten)]
+    pub step: StepArgs,
+    #[command(flatten)]
+    pub targets: TargetArgs,
+    #[command(flatten)]
+    pub detection: DetectionArgs,
+    /// inference or training.
+    #[arg(long, default_value_t = defaults::MODE)]
+    pub mode: Mode,
+    /// A selection config (JSON).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `hwfit analyze`.
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    #[command(flatten)]
+    pub model: ModelArg,
+    #[command(flatten)]
+    pub targets: TargetArgs,
+    #[command(flatten)]
+    pub detection: DetectionArgs,
+    /// Batch sizes, comma-separated (default 1,8,32).
+    #[arg(long, value_name = "B1,B2", value_delimiter = ',')]
+    pub batch_sizes: Vec<u32>,
+    /// Weight precision.
+    #[arg(long, default_value_t = defaults::PRECISION)]
+    pub precision: Precision,
+    /// Tokens per sequence.
+    #[arg(long, visible_alias = "sequence-length", default_value_t = defaults::SEQUENCE_LENGTH, allow_negative_numbers = true)]
+    pub seq_length: u32,
+    /// Print JSON (the default is a table).
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Arguments of `hwfit matrix`.
 #[derive(Debug, Args)]
 pub struct MatrixArgs {
     /// Models, comma-separated (default: the guide's bert-base-uncased, t5-small, gpt2, vit-base-patch16-224).
-    #[arg(long, value_name = "M1,M2")]
-    pub models: Option<String>,
+    #[arg(long, value_name = "M1,M2", value_delimiter = ',')]
+    pub models: Vec<String>,
     #[command(flatten)]
     pub targets: TargetArgs,
-    /// Batch sizes, comma-separated.
-    #[arg(long, default_value = "1,8,32", value_name = "B1,B2")]
-    pub batch_sizes: String,
-    /// Precisions, comma-separated.
-    #[arg(long, default_value = "fp32", value_name = "P1,P2")]
-    pub precision: String,
+    /// Batch sizes, comma-separated (default 1,8,32).
+    #[arg(long, value_name = "B1,B2", value_delimiter = ',')]
+    pub batch_sizes: Vec<u32>,
+    /// Precisions, comma-separated (default fp32).
+    #[arg(long = "precision", value_name = "P1,P2", value_delimiter = ',')]
+    pub precisions: Vec<Precision>,
     /// inference or training.
-    #[arg(long, default_value = "inference")]
+    #[arg(long, default_value_t = defaults::MODE)]
     pub mode: Mode,
     /// Tokens per sequence.
-    #[arg(long, default_value_t = 128, allow_negative_numbers = true)]
+    #[arg(long, visible_alias = "sequence-length", default_value_t = defaults::SEQUENCE_LENGTH, allow_negative_numbers = true)]
     pub seq_length: u32,
     /// Write the JSON here instead of printing it.
     #[arg(long, value_name = "FILE")]
@@ -127,6 +305,12 @@ pub struct MatrixArgs {
 pub struct MapArgs {
     #[command(flatten)]
     pub targets: TargetArgs,
+    /// Families, comma-separated (default: all five).
+    #[arg(long, value_name = "F1,F2", value_delimiter = ',')]
+    pub families: Vec<Family>,
+    /// Batch sizes, comma-separated (default 1,4,16,32,64).
+    #[arg(long, value_name = "B1,B2", value_delimiter = ',')]
+    pub batch_sizes: Vec<u32>,
     /// A selection config (JSON).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
@@ -156,7 +340,7 @@ pub struct DistributedArgs {
     #[arg(long)]
     pub device: Option<String>,
     /// Tokens per sequence.
-    #[arg(long, default_value_t = 512, allow_negative_numbers = true)]
+    #[arg(long, visible_alias = "sequence-length", default_value_t = defaults::DISTRIBUTED_SEQUENCE_LENGTH, allow_negative_numbers = true)]
     pub seq_length: u32,
     /// Also write the DeepSpeed config to this file.
     #[arg(long, value_name = "FILE")]
@@ -175,7 +359,7 @@ pub struct ResourceConfigArgs {
     #[command(flatten)]
     pub targets: TargetArgs,
     /// Weight precision.
-    #[arg(long, default_value = "fp16")]
+    #[arg(long, default_value_t = defaults::POOL_PRECISION)]
     pub precision: Precision,
     /// Print JSON instead of text.
     #[arg(long)]
@@ -218,12 +402,12 @@ pub struct TemplateArgs {
     #[command(flatten)]
     pub model: ModelArg,
     /// pytorch, transformers.js or onnxruntime-web.
-    #[arg(long, default_value = "pytorch")]
-    pub runtime: crate::template::Runtime,
+    #[arg(long, default_value_t = Runtime::Pytorch)]
+    pub runtime: Runtime,
     #[command(flatten)]
     pub targets: TargetArgs,
     /// Items per step.
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
+    #[arg(long, default_value_t = defaults::BATCH_SIZE, allow_negative_numbers = true)]
     pub batch_size: u32,
     /// Weight precision (default: fp16 on GPUs, fp32 elsewhere).
     #[arg(long)]
@@ -236,69 +420,12 @@ pub struct TemplateArgs {
     pub json: bool,
 }
 
-/// Arguments of `hwfit select`.
-#[derive(Debug, Args)]
-pub struct SelectArgs {
-    #[command(flatten)]
-    pub step: StepArgs,
-    #[command(flatten)]
-    pub model: ModelArg,
-    /// inference or training.
-    #[arg(long, default_value = "inference")]
-    pub mode: Mode,
-    /// Hardware types to choose from, comma-separated, or `all` (default: what `hwfit detect` finds).
-    #[arg(long, value_name = "H1,H2")]
-    pub hardware: Option<String>,
-    /// Concrete devices to choose from (repeatable).
-    #[arg(long = "device", value_name = "DEVICE")]
-    pub devices: Vec<String>,
-    #[command(flatten)]
-    pub detection: DetectionArgs,
-    /// classification, generation, embedding, speech_recognition, fine_tuning or training.
-    #[arg(long)]
-    pub task_type: Option<hwfit_core::TaskType>,
-    /// A selection config (JSON, the seeds' shape).
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
-    /// Print JSON instead of text.
-    #[arg(long)]
-    pub json: bool,
-}
-
 /// Arguments of `hwfit devices`.
 #[derive(Debug, Args)]
 pub struct DevicesArgs {
     /// Only devices of this hardware type.
     #[arg(long)]
     pub hardware: Option<HardwareType>,
-    /// Print JSON instead of a table.
-    #[arg(long)]
-    pub json: bool,
-}
-
-/// Arguments of `hwfit predict`.
-#[derive(Debug, Args)]
-pub struct PredictArgs {
-    #[command(flatten)]
-    pub step: StepArgs,
-    /// Model name or Hugging Face id.
-    #[arg(long, required_unless_present = "model_config")]
-    pub model: Option<String>,
-    /// A Hugging Face config.json to read the architecture from.
-    #[arg(long, value_name = "PATH")]
-    pub model_config: Option<PathBuf>,
-    /// A device from `hwfit devices` (repeatable).
-    #[arg(long = "device", value_name = "DEVICE")]
-    pub devices: Vec<String>,
-    /// A hardware type, predicted on its reference device (repeatable or comma-separated; default:
-    /// the devices `hwfit detect` finds).
-    #[arg(long = "hardware", value_name = "HARDWARE", value_delimiter = ',')]
-    pub hardware: Vec<HardwareType>,
-    #[command(flatten)]
-    pub detection: DetectionArgs,
-    /// forward, prefill, decode or train (default: decode for text generators, forward otherwise).
-    #[arg(long)]
-    pub workload: Option<Workload>,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -321,17 +448,6 @@ pub struct JsonFlag {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
-}
-
-/// Which model: a name (catalog, or estimated from the name) or a Hugging Face `config.json`.
-#[derive(Debug, Args)]
-pub struct ModelArg {
-    /// Model name or Hugging Face id (e.g. bert-base-uncased, meta-llama/Meta-Llama-3-8B).
-    #[arg(value_name = "MODEL", required_unless_present = "model_config")]
-    pub model: Option<String>,
-    /// A Hugging Face config.json to read the architecture from (the name, if given, labels it).
-    #[arg(long, value_name = "PATH")]
-    pub model_config: Option<PathBuf>,
 }
 
 /// Arguments of `hwfit classify`.
@@ -376,32 +492,18 @@ pub struct ModelsArgs {
     pub json: bool,
 }
 
-/// Precision, batch and sequence of one step.
-#[derive(Debug, Args)]
-pub struct StepArgs {
-    /// Weight precision (fp32, fp16, bf16, fp8, int8, int4, q4_0, q4_k_m, q5_k_m, q8_0, f16).
-    #[arg(long, default_value = "fp32")]
-    pub precision: Precision,
-    /// Items per step.
-    #[arg(long, default_value_t = 1, allow_negative_numbers = true)]
-    pub batch_size: u32,
-    /// Tokens per sequence (the KV context for decode).
-    #[arg(long, default_value_t = 128, allow_negative_numbers = true)]
-    pub seq_length: u32,
-}
-
 /// Arguments of `hwfit resources`.
 #[derive(Debug, Args)]
 pub struct ResourcesArgs {
     #[command(flatten)]
-    pub step: StepArgs,
-    #[command(flatten)]
     pub model: ModelArg,
+    #[command(flatten)]
+    pub step: StepArgs,
     /// Hardware type.
-    #[arg(long, default_value = "cpu")]
+    #[arg(long, default_value_t = defaults::RESOURCES_HARDWARE)]
     pub hardware: HardwareType,
     /// inference or training.
-    #[arg(long, default_value = "inference")]
+    #[arg(long, default_value_t = defaults::MODE)]
     pub mode: Mode,
     /// Print JSON instead of text.
     #[arg(long)]

@@ -7,7 +7,7 @@ mod detection;
 mod model_db;
 mod model_input;
 mod output;
-mod targets;
+mod serve;
 mod template;
 
 use std::process::ExitCode;

@@ -1,4 +1,4 @@
-//! The model database: a JSON file of classifications by model name (the seeds' `model_db_path`).
+//! The model database: a JSON file of classifications by model name (IPFS Accelerate's `model_db_path`).
 //! A name found there is answered from it; a new classification is recorded in it.
 
 use std::collections::BTreeMap;

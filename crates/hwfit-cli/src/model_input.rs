@@ -1,9 +1,13 @@
-//! Turns `MODEL` / `--model-config PATH` into a resolved model.
+//! Gathers request inputs from flags and files: the model (name and/or `config.json`), the
+//! hardware and devices named, the knowledge with a selection config.
 
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use hwfit_core::{Catalog, HfConfig, ResolvedModel};
+use hwfit_core::api::HardwareList;
+use hwfit_core::{Hwfit, SelectionConfig};
+
+use crate::cli::{ModelArg, TargetArgs};
 
 /// Reads a file the user named and parses it with `parse`; errors say which file, and as what.
 pub fn parse_file<T, E>(path: &Path, what: &str, parse: impl FnOnce(&str) -> Result<T, E>) -> Result<T>
@@ -14,17 +18,50 @@ where
     parse(&text).with_context(|| format!("{} is not a valid {what}", path.display()))
 }
 
-/// Reads and parses a Hugging Face `config.json`.
-pub fn read_config(path: &Path) -> Result<HfConfig> {
-    parse_file(path, "model config", |text| serde_json::from_str(text))
+/// The model's name (positional or `--model`; empty when only a config is given) and its
+/// `config.json` as JSON.
+pub fn model(arg: &ModelArg) -> Result<(String, Option<serde_json::Value>)> {
+    let name = arg.model.clone().or_else(|| arg.model_flag.clone()).unwrap_or_default();
+    let config = arg
+        .model_config
+        .as_deref()
+        .map(|path| {
+            parse_file(path, "model config", |text| {
+                serde_json::from_str::<serde_json::Value>(text)
+            })
+        })
+        .transpose()?;
+    Ok((name, config))
 }
 
-/// Resolves the model named, or built from the config file given.
-pub fn resolve(catalog: &Catalog, name: Option<&str>, config: Option<&Path>) -> Result<ResolvedModel> {
-    if let Some(path) = config {
-        let model = read_config(path)?.to_model(name)?;
-        return Ok(model);
-    }
-    let name = name.context("a model name or --model-config is required")?;
-    Ok(catalog.resolve(name)?)
+/// The hardware list and devices of `--hardware`/`--device` (each comma-separated or repeated).
+pub fn targets(args: &TargetArgs) -> Result<(HardwareList, Vec<String>)> {
+    let hardware = if args.hardware.is_empty() {
+        HardwareList::default()
+    } else {
+        HardwareList::parse(&args.hardware.join(","))?
+    };
+    let devices = args
+        .devices
+        .iter()
+        .flat_map(|d| d.split(','))
+        .map(str::trim)
+        .filter(|d| !d.is_empty())
+        .map(String::from)
+        .collect();
+    Ok((hardware, devices))
+}
+
+/// Whether `--hardware`/`--device` name anything.
+pub fn names_targets(args: &TargetArgs) -> bool {
+    !args.hardware.is_empty() || !args.devices.is_empty()
+}
+
+/// hwfit's knowledge, with the selection config of `path` when given.
+pub fn hwfit(config: Option<&Path>) -> Result<Hwfit> {
+    let hwfit = Hwfit::builtin()?;
+    Ok(match config {
+        None => hwfit,
+        Some(path) => hwfit.with_selection_config(parse_file(path, "selection config", SelectionConfig::from_json)?),
+    })
 }

@@ -1,4 +1,4 @@
-//! What a machine (or browser) offers, in the seeds' shape (`hardware: {cpu: true, cuda: false, …}`),
+//! What a machine (or browser) offers, in IPFS Accelerate's shape (`hardware: {cpu: true, cuda: false, …}`),
 //! and the priority rules on top of it (`get_hardware_by_priority`,
 //! `get_torch_device_with_priority`). The faces probe; this decides.
 
@@ -24,6 +24,7 @@ pub const DEFAULT_PRIORITY: &[HardwareType] = &[
 
 /// Availability of every hardware type and how many devices of each there are.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct AvailableHardware {
     /// `true` for each usable type, `false` for the others (every type is listed).
     pub hardware: BTreeMap<HardwareType, bool>,
@@ -60,14 +61,14 @@ impl AvailableHardware {
         DEFAULT_PRIORITY.iter().copied().filter(|hw| self.has(*hw))
     }
 
-    /// The first usable type of `priority` (the seeds' `get_hardware_by_priority`).
+    /// The first usable type of `priority` (IPFS Accelerate's `get_hardware_by_priority`).
     #[must_use]
     pub fn by_priority(&self, priority: &[HardwareType]) -> Option<HardwareType> {
         priority.iter().copied().find(|hw| self.has(*hw))
     }
 
     /// A PyTorch device string for the first usable type of `priority` that PyTorch can address
-    /// (the seeds' `get_torch_device_with_priority`): `cuda:<i>` with `preferred_index` when that GPU
+    /// (IPFS Accelerate's `get_torch_device_with_priority`): `cuda:<i>` with `preferred_index` when that GPU
     /// exists, else `cuda:0` (ROCm builds of PyTorch also use `cuda`); `mps`; `cpu` otherwise.
     #[must_use]
     pub fn torch_device_with_priority(&self, priority: &[HardwareType], preferred_index: Option<u32>) -> String {
@@ -86,7 +87,7 @@ impl AvailableHardware {
         }
     }
 
-    /// The seeds' `torch_device`: the default priority, first device.
+    /// IPFS Accelerate's `torch_device`: the default priority, first device.
     #[must_use]
     pub fn torch_device(&self) -> String {
         self.torch_device_with_priority(DEFAULT_PRIORITY, None)

@@ -1,6 +1,6 @@
 //! Compatibility: which hardware types run which model families (real / limited / unsupported, with
 //! a performance rating and the reason), and which precisions each hardware type supports. Follows
-//! the seeds' matrix where it is right; `differs_from_seeds` says why where it is not.
+//! IPFS Accelerate's matrix where it is right; `differs_from_ipfs_accelerate` says why where it is not.
 
 use alloc::collections::BTreeMap;
 use alloc::string::String;
@@ -37,6 +37,7 @@ string_enum! {
 
 /// One cell of the compatibility matrix.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CompatibilityEntry {
     /// Whether it runs at all (`support != unsupported`).
     pub compatible: bool,
@@ -46,9 +47,9 @@ pub struct CompatibilityEntry {
     pub performance_rating: PerformanceRating,
     /// Why.
     pub reason: String,
-    /// Where the seeds' matrix says otherwise, why hwfit differs.
+    /// Where IPFS Accelerate's matrix says otherwise, why hwfit differs.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub differs_from_seeds: Option<String>,
+    pub differs_from_ipfs_accelerate: Option<String>,
 }
 
 type Cell = (SupportLevel, PerformanceRating, &'static str, Option<&'static str>);
@@ -60,27 +61,27 @@ fn cell(family: Family, hardware: HardwareType) -> Cell {
     use SupportLevel::{Limited, Real};
     match (hardware, family) {
         (H::Cuda, _) => (Real, High, "PyTorch, ONNX Runtime, TensorRT and llama.cpp all run every family on CUDA", None),
-        (H::Rocm, F::Multimodal) => (Real, High, "PyTorch on ROCm runs CLIP, BLIP and LLaVA like any other transformer", Some("the seeds mark ROCm multimodal as simulation; PyTorch's ROCm build runs these models for real")),
+        (H::Rocm, F::Multimodal) => (Real, High, "PyTorch on ROCm runs CLIP, BLIP and LLaVA like any other transformer", Some("IPFS Accelerate mark ROCm multimodal as simulation; PyTorch's ROCm build runs these models for real")),
         (H::Rocm, _) => (Real, High, "PyTorch, ONNX Runtime (MIGraphX/ROCm EP), vLLM and llama.cpp (HIP) support AMD Instinct and Radeon GPUs", None),
-        (H::Mps, F::Multimodal) => (Real, Medium, "PyTorch MPS runs CLIP, BLIP and LLaVA; MLX runs VLMs", Some("the seeds mark MPS multimodal as simulation; PyTorch MPS and MLX run these models for real")),
+        (H::Mps, F::Multimodal) => (Real, Medium, "PyTorch MPS runs CLIP, BLIP and LLaVA; MLX runs VLMs", Some("IPFS Accelerate mark MPS multimodal as simulation; PyTorch MPS and MLX run these models for real")),
         (H::Mps, F::TextGeneration) => (Real, Medium, "llama.cpp (Metal), MLX and PyTorch MPS; unified memory holds large models, bandwidth limits decode speed", None),
         (H::Mps, _) => (Real, Medium, "PyTorch MPS and Core ML run encoders, vision and audio models on Apple-silicon GPUs", None),
         (H::Cpu, F::TextGeneration) => (Real, Low, "llama.cpp and PyTorch run LLMs on CPUs; decode speed is bound by memory bandwidth", None),
         (H::Cpu, F::Embedding | F::Audio) => (Real, Medium, "small encoders and speech models run well on modern CPUs (ONNX Runtime, whisper.cpp)", None),
         (H::Cpu, _) => (Real, Low, "every family runs on CPU, slowly for large vision and multimodal models", None),
-        (H::Openvino, F::Multimodal) => (Real, Medium, "optimum-intel exports CLIP, BLIP and LLaVA-style VLMs to OpenVINO", Some("the seeds mark OpenVINO multimodal as simulation; OpenVINO supports these models")),
+        (H::Openvino, F::Multimodal) => (Real, Medium, "optimum-intel exports CLIP, BLIP and LLaVA-style VLMs to OpenVINO", Some("IPFS Accelerate mark OpenVINO multimodal as simulation; OpenVINO supports these models")),
         (H::Openvino, F::TextGeneration) => (Real, Medium, "OpenVINO GenAI runs LLMs on Intel CPUs, iGPUs and NPUs with int4/int8 weight compression", None),
         (H::Openvino, _) => (Real, Medium, "OpenVINO accelerates encoders, vision and audio models on Intel CPUs, GPUs and NPUs", None),
         (H::Qnn, F::Embedding | F::Vision) => (Real, Medium, "Qualcomm AI Engine Direct runs quantized encoders and vision models on the Hexagon NPU", None),
         (H::Qnn, F::Audio) => (Real, Medium, "Whisper and other speech models are published for the Hexagon NPU (Qualcomm AI Hub)", None),
         (H::Qnn, _) => (Limited, Low, "large generative and multimodal models need Qualcomm's Genie SDK and pre-quantized exports; few models are published", None),
-        (H::Webgpu, F::Audio) => (Real, Medium, "transformers.js and ONNX Runtime Web run Whisper and wav2vec2 on WebGPU", Some("the seeds mark WebGPU audio as simulation; transformers.js runs Whisper on WebGPU for real")),
-        (H::Webgpu, F::Multimodal) => (Limited, Low, "CLIP/SigLIP run in transformers.js on WebGPU; VLMs beyond ~2 B parameters exceed a tab's memory and buffer limits", Some("the seeds mark WebGPU multimodal as simulation; small image-text encoders run for real")),
+        (H::Webgpu, F::Audio) => (Real, Medium, "transformers.js and ONNX Runtime Web run Whisper and wav2vec2 on WebGPU", Some("IPFS Accelerate mark WebGPU audio as simulation; transformers.js runs Whisper on WebGPU for real")),
+        (H::Webgpu, F::Multimodal) => (Limited, Low, "CLIP/SigLIP run in transformers.js on WebGPU; VLMs beyond ~2 B parameters exceed a tab's memory and buffer limits", Some("IPFS Accelerate mark WebGPU multimodal as simulation; small image-text encoders run for real")),
         (H::Webgpu, F::TextGeneration) => (Real, Medium, "web-llm and transformers.js run quantized LLMs on WebGPU; size is capped by maxBufferSize and device memory", None),
         (H::Webgpu, _) => (Real, Medium, "transformers.js and ONNX Runtime Web run encoders and vision models on WebGPU; small models can be slower than WASM (fixed per-call overhead)", None),
-        (H::Webnn, F::Embedding | F::Vision) => (Limited, Medium, "ONNX Runtime Web's WebNN EP runs encoders and CNN/ViT models where the browser exposes WebNN (Chromium behind a flag; DirectML/Core ML back-ends, not Linux)", Some("the seeds mark WebNN real; WebNN ships only behind a flag and has no Linux back-end")),
+        (H::Webnn, F::Embedding | F::Vision) => (Limited, Medium, "ONNX Runtime Web's WebNN EP runs encoders and CNN/ViT models where the browser exposes WebNN (Chromium behind a flag; DirectML/Core ML back-ends, not Linux)", Some("IPFS Accelerate mark WebNN real; WebNN ships only behind a flag and has no Linux back-end")),
         (H::Webnn, F::Audio) => (Limited, Low, "Whisper demos run on WebNN through DirectML on Windows; elsewhere createContext fails", None),
-        (H::Webnn, F::TextGeneration) => (Limited, Low, "WebNN lacks dynamic shapes and some ops that LLMs need; only demo-sized models run", Some("the seeds mark WebNN text generation real; it is limited to demo-sized models")),
+        (H::Webnn, F::TextGeneration) => (Limited, Low, "WebNN lacks dynamic shapes and some ops that LLMs need; only demo-sized models run", Some("IPFS Accelerate mark WebNN text generation real; it is limited to demo-sized models")),
         (H::Webnn, F::Multimodal) => (Limited, Low, "WebNN lacks dynamic shapes and some ops that VLMs need; small image-text encoders run where WebNN has a back-end", None),
         (H::Wasm, F::TextGeneration | F::Multimodal) => (Limited, Low, "wllama (llama.cpp) and transformers.js run small models in WASM; 4 GB address space caps model size", None),
         (H::Wasm, _) => (Real, Low, "transformers.js and ONNX Runtime Web (WASM SIMD, threads) run encoders, vision and speech models on the CPU", None),
@@ -96,7 +97,7 @@ pub fn compatibility(family: Family, hardware: HardwareType) -> CompatibilityEnt
         support,
         performance_rating,
         reason: String::from(reason),
-        differs_from_seeds: differs.map(String::from),
+        differs_from_ipfs_accelerate: differs.map(String::from),
     }
 }
 
@@ -231,6 +232,7 @@ pub fn check_precision(hardware: HardwareType, precision: Precision) -> Result<S
 
 /// One hardware type's precision support, for the matrix.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PrecisionSupport {
     /// The precision.
     pub precision: Precision,
@@ -243,13 +245,15 @@ pub struct PrecisionSupport {
 
 /// One family's row of the matrix.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FamilyRow {
     /// Compatibility per hardware type.
     pub hardware_compatibility: BTreeMap<HardwareType, CompatibilityEntry>,
 }
 
-/// The whole matrix in the seeds' shape, plus precision support per hardware type.
+/// The whole matrix in IPFS Accelerate's shape, plus precision support per hardware type.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CompatibilityMatrix {
     /// Hardware types, in hwfit's order.
     pub hardware_types: Vec<HardwareType>,

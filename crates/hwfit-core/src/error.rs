@@ -48,7 +48,7 @@ pub enum CoreError {
         model: String,
     },
     /// A hardware type with no reference device in the catalog.
-    #[error("no reference device for {hardware} in the device catalog; name a concrete device with --device")]
+    #[error("no reference device for {hardware} in the device catalog; name a concrete device in devices")]
     NoReferenceDevice {
         /// The hardware type.
         hardware: &'static str,
@@ -87,7 +87,7 @@ pub enum CoreError {
         reason: &'static str,
     },
     /// A sequence longer than the model accepts.
-    #[error("invalid seq_length: {seq_length} is longer than {model}'s maximum of {max_positions} positions")]
+    #[error("invalid sequence_length: {seq_length} is longer than {model}'s maximum of {max_positions} positions")]
     SequenceTooLong {
         /// The sequence length asked for.
         seq_length: u32,
@@ -112,12 +112,59 @@ pub enum CoreError {
         /// The precisions it does support, comma-separated.
         supported: String,
     },
+    /// A request that lacks a field it needs.
+    #[error("{field} is required")]
+    MissingField {
+        /// The field (or fields) missing.
+        field: &'static str,
+    },
+    /// A request that cannot be answered as asked.
+    #[error("{0}")]
+    InvalidRequest(String),
+    /// A model family stated in a request that contradicts the model's.
+    #[error("model_family '{given}' contradicts {model}'s family {actual}")]
+    FamilyMismatch {
+        /// The family the request states.
+        given: &'static str,
+        /// The model.
+        model: String,
+        /// Its family.
+        actual: &'static str,
+    },
     /// Training asked for at a precision that cannot hold trainable weights.
     #[error("training at {precision} is not supported: quantized weights cannot be trained directly (use fp32, fp16 or bf16)")]
     UntrainablePrecision {
         /// The precision asked for.
         precision: &'static str,
     },
+}
+
+/// How a refusal should reach a user: HTTP status classes, JS error types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// A model or device that hwfit does not know (HTTP 404).
+    NotFound,
+    /// A value outside its range or set (HTTP 422; JS `RangeError`).
+    OutOfRange,
+    /// A request that cannot be answered as asked (HTTP 422; JS `Error`).
+    Invalid,
+    /// hwfit's own data is broken (HTTP 500).
+    Internal,
+}
+
+impl CoreError {
+    /// The kind of refusal.
+    #[must_use]
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Self::UnknownModel { .. } | Self::UnknownDevice { .. } => ErrorKind::NotFound,
+            Self::InvalidNumber { .. } | Self::SequenceTooLong { .. } | Self::UnknownValue { .. } => {
+                ErrorKind::OutOfRange
+            }
+            Self::MissingCoefficients => ErrorKind::Internal,
+            _ => ErrorKind::Invalid,
+        }
+    }
 }
 
 fn suggestion_suffix(suggestions: &str) -> String {

@@ -1,4 +1,4 @@
-//! Model families and subfamilies, with the seeds' names as string form.
+//! Model families and subfamilies, with IPFS Accelerate's names as string form.
 
 string_enum! {
     /// The five model families of the classifier guide.

@@ -1,4 +1,4 @@
-//! Hardware types: the execution back-ends hwfit reasons about, with the seeds' names as string form.
+//! Hardware types: the execution back-ends hwfit reasons about, with IPFS Accelerate's names as string form.
 
 string_enum! {
     /// An execution back-end class. Concrete devices (an RTX 4090, an M2 Max) belong to one of these.

@@ -19,6 +19,7 @@ use crate::{Classifier, ClassifyRequest, CoreError, Family};
 /// The fields of a `config.json` that cost depends on (any other field is ignored).
 #[allow(missing_docs)]
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct HfConfig {
     pub model_type: Option<String>,
@@ -85,6 +86,11 @@ fn need(value: Option<u32>, field: &str, model_type: &str) -> Result<u32, CoreEr
 }
 
 impl HfConfig {
+    /// Reads a `config.json` already parsed as JSON; a wrong type is an error naming the field.
+    pub fn deserialize_value(value: &serde_json::Value) -> Result<Self, CoreError> {
+        Self::deserialize(value).map_err(|e| CoreError::InvalidConfig(format!("{e}")))
+    }
+
     fn kind(&self) -> String {
         self.model_type
             .clone()

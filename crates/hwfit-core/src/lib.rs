@@ -27,6 +27,7 @@ extern crate std;
 #[macro_use]
 mod macros;
 
+pub mod api;
 pub mod available;
 pub mod browser;
 pub mod catalog;
@@ -48,6 +49,7 @@ pub mod select;
 pub mod spec;
 mod text;
 
+pub use api::Hwfit;
 pub use available::AvailableHardware;
 pub use catalog::{Catalog, ResolvedModel, SpecSource};
 pub use classifier::{Analysis, Classification, Classifier, ClassifyRequest, FamilyDefinition};
@@ -59,7 +61,7 @@ pub use hardware::HardwareType;
 pub use hf_config::HfConfig;
 pub use measure::{measured_device, MeasuredIdentity, Measurement};
 pub use mode::{Mode, Workload};
-pub use perf::{PerfModel, PerfRequest, Prediction};
+pub use perf::{PerfModel, PerfRequest, Prediction, PredictionSource, ThroughputUnit};
 pub use precision::Precision;
 pub use resources::{estimate_resources, MemoryBreakdown, ResourceRequest, ResourceRequirements};
 pub use select::{candidates_from, select_hardware, Candidate, Selection, SelectionConfig, SelectionRequest, TaskType};

@@ -60,6 +60,18 @@ macro_rules! string_enum {
             }
         }
 
+        #[cfg(feature = "schema")]
+        impl schemars::JsonSchema for $name {
+            fn schema_name() -> alloc::borrow::Cow<'static, str> {
+                alloc::borrow::Cow::Borrowed(stringify!($name))
+            }
+            fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+                let values: alloc::vec::Vec<serde_json::Value> =
+                    alloc::vec![$(serde_json::Value::from($canonical)),+];
+                schemars::json_schema!({ "type": "string", "enum": values })
+            }
+        }
+
         impl<'de> serde::Deserialize<'de> for $name {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 let s = <alloc::borrow::Cow<'de, str> as serde::Deserialize>::deserialize(d)?;

@@ -35,6 +35,7 @@ pub const RECOMMENDED_HEADROOM: f64 = 1.2;
 
 /// What to estimate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ResourceRequest {
     /// Where it runs.
     pub hardware: HardwareType,
@@ -68,7 +69,7 @@ pub fn validate_request(
     seq_length: u32,
 ) -> Result<(), CoreError> {
     check_range("batch_size", batch_size, MAX_BATCH_SIZE)?;
-    check_range("seq_length", seq_length, MAX_SEQ_LENGTH)?;
+    check_range("sequence_length", seq_length, MAX_SEQ_LENGTH)?;
     let reads_text = spec.stacks().any(|s| s.input == crate::Modality::Text);
     if reads_text && spec.max_positions > 0 && seq_length > spec.max_positions {
         return Err(CoreError::SequenceTooLong {
@@ -106,6 +107,7 @@ pub(crate) fn check_range(field: &'static str, value: u32, max: u32) -> Result<(
 
 /// Memory terms, in MB.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MemoryBreakdown {
     /// Model weights.
     pub weights_mb: f64,
@@ -134,8 +136,9 @@ impl MemoryBreakdown {
     }
 }
 
-/// The estimate (the seeds' `resource_requirements`, plus the request echoed and the breakdown).
+/// The estimate (IPFS Accelerate's `resource_requirements`, plus the request echoed and the breakdown).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ResourceRequirements {
     /// The model.
     pub model_name: String,
@@ -374,7 +377,7 @@ mod tests {
         let e = |r: ResourceRequest| estimate_resources(&s, &r).unwrap_err().to_string();
         assert!(e(req(HardwareType::Cpu, Precision::Fp32, Mode::Inference, 0, 128)).contains("batch_size"));
         assert!(e(req(HardwareType::Cpu, Precision::Fp32, Mode::Inference, 1, 4096))
-            .contains("seq_length: 4096 is longer than google-bert/bert-base-uncased's maximum of 512 positions"));
+            .contains("sequence_length: 4096 is longer than google-bert/bert-base-uncased's maximum of 512 positions"));
         assert!(e(req(HardwareType::Cpu, Precision::Fp32, Mode::Inference, 1_000_000, 128)).contains("absurdly large"));
         assert!(e(req(HardwareType::Cpu, Precision::Fp8, Mode::Inference, 1, 128))
             .contains("cpu does not support precision fp8"));

@@ -14,6 +14,7 @@ use crate::{Family, Subfamily};
 
 /// What feeds a transformer stack, which fixes its token count per item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Modality {
     /// Text tokens: the request's sequence length.
@@ -34,6 +35,7 @@ pub enum Modality {
 
 /// The attention pattern of a stack.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum StackRole {
     /// Bidirectional self-attention (BERT, ViT, encoder halves).
@@ -46,6 +48,7 @@ pub enum StackRole {
 
 /// A stack of identical transformer layers with its embeddings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TransformerStack {
     /// Attention pattern.
     pub role: StackRole,
@@ -79,6 +82,7 @@ pub struct TransformerStack {
 
 /// A convolutional network described by its published figures.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ConvNet {
     /// Parameters (published).
     pub parameters: u64,
@@ -94,6 +98,7 @@ pub struct ConvNet {
 
 /// One part of a model.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Component {
     /// A transformer stack.
@@ -114,6 +119,7 @@ pub enum Component {
 
 /// The architecture facts of one model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ModelSpec {
     /// Canonical name (the Hugging Face id where there is one).
     pub name: String,

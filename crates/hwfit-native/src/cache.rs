@@ -1,4 +1,4 @@
-//! The detection cache: the seeds' `hardware_cache.json` in the user's cache directory
+//! The detection cache: IPFS Accelerate's `hardware_cache.json` in the user's cache directory
 //! (`$HWFIT_CACHE_DIR` overrides it), trusted for a maximum age and only from the same hwfit version.
 
 use std::path::{Path, PathBuf};
@@ -7,7 +7,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use crate::report::DetectionReport;
 use crate::NativeError;
 
-/// The cache file name the seeds use.
+/// The cache file name IPFS Accelerate use.
 pub const FILE_NAME: &str = "hardware_cache.json";
 
 /// `$HWFIT_CACHE_DIR/hardware_cache.json`, else `<user cache dir>/hwfit/hardware_cache.json`.

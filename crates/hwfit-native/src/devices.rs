@@ -108,7 +108,7 @@ pub(crate) fn list(
     out
 }
 
-/// Device counts per hardware type, for the seeds' availability map.
+/// Device counts per hardware type, for IPFS Accelerate's availability map.
 pub(crate) fn counts(
     devices: &[DetectedDevice],
     openvino: &RuntimeReport,

@@ -5,6 +5,7 @@
 pub mod adapters;
 pub mod benchmark;
 pub mod cache;
+pub mod candidates;
 pub mod cpu;
 pub mod nvidia;
 pub mod report;
@@ -17,6 +18,7 @@ mod mps;
 use std::path::PathBuf;
 use std::time::Duration;
 
+pub use candidates::{candidates, DetectedCandidates};
 pub use hwfit_bench::BenchConfig;
 pub use report::{DetectedDevice, DetectionReport, GpuAdapter, MpsReport, Profile};
 

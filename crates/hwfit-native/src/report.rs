@@ -1,4 +1,4 @@
-//! The detection report: the seeds' `hardware: {cpu: true, cuda: …}` map and `torch_device`, plus
+//! The detection report: IPFS Accelerate's `hardware: {cpu: true, cuda: …}` map and `torch_device`, plus
 //! the detailed probes and the devices hwfit can predict on.
 
 use hwfit_core::{AvailableHardware, HardwareType, Measurement};
@@ -79,10 +79,10 @@ pub struct DetectedDevice {
 /// Everything detection found.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DetectionReport {
-    /// The seeds' map and per-type device counts.
+    /// IPFS Accelerate's map and per-type device counts.
     #[serde(flatten)]
     pub available: AvailableHardware,
-    /// The seeds' PyTorch device string for the best available type.
+    /// IPFS Accelerate's PyTorch device string for the best available type.
     pub torch_device: String,
     /// The CPU.
     pub cpu: CpuInfo,

@@ -181,7 +181,7 @@ struct SelectInput {
     seq_length: Option<u32>,
     #[serde(default)]
     task_type: Option<TaskType>,
-    /// The seeds' selection config (snake_case keys inside, as in its JSON files).
+    /// IPFS Accelerate's selection config (snake_case keys inside, as in its JSON files).
     #[serde(default)]
     config: Option<serde_json::Value>,
 }

@@ -1,4 +1,4 @@
-//! Between Rust values (the seeds' snake_case JSON) and plain JS objects (camelCase), and from typed
+//! Between Rust values (IPFS Accelerate's snake_case JSON) and plain JS objects (camelCase), and from typed
 //! errors to JS `Error`, `TypeError` and `RangeError`.
 
 use hwfit_core::CoreError;

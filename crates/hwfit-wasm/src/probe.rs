@@ -107,7 +107,7 @@ pub struct CapabilityReport {
     pub webnn: WebNnProbe,
     pub wasm: WasmProbe,
     pub navigator: NavigatorProbe,
-    /// The seeds' `hardware` map and `torch_device`-style best type, decided by the core.
+    /// IPFS Accelerate's `hardware` map and `torch_device`-style best type, decided by the core.
     pub hardware: BTreeMap<String, bool>,
     /// Catalog class each usable type is predicted on (`webgpu` → `webgpu-fallback` …).
     pub device_classes: BTreeMap<String, String>,

@@ -1,5 +1,5 @@
 //! TypeScript definitions of the plain objects the exports take and return (camelCase; enum values
-//! stay as the seeds spell them: `text_generation`, `q4_k_m`).
+//! stay as IPFS Accelerate spell them: `text_generation`, `q4_k_m`).
 
 use wasm_bindgen::prelude::*;
 
@@ -41,7 +41,7 @@ export interface CapabilityReport {
     userAgentData: Record<string, unknown> | null;
     scope: string;
   };
-  /** The seeds' map: every hardware type, true where usable here. */
+  /** IPFS Accelerate's map: every hardware type, true where usable here. */
   hardware: Record<HardwareType, boolean>;
   /** Catalog device class each usable type is predicted on, e.g. `{webgpu: "webgpu-fallback", wasm: "wasm"}`. */
   deviceClasses: Partial<Record<HardwareType, string>>;
@@ -108,7 +108,7 @@ export interface PredictOutput { modelName: string; workload: Workload; predicti
 export interface SelectInput {
   model: string; hardware?: HardwareType[]; devices?: string[]; precision?: Precision; mode?: Mode; batchSize?: number; seqLength?: number;
   taskType?: TaskType;
-  /** The seeds' selection config, snake_case keys as in its JSON files. */
+  /** IPFS Accelerate's selection config, snake_case keys as in its JSON files. */
   config?: Record<string, unknown>;
 }
 export interface CandidateScore {

@@ -1,46 +1,12 @@
 //! `hwfit classify`.
 
 use anyhow::Result;
-use hwfit_core::{Classification, Classifier, ClassifyRequest};
+use hwfit_core::api::ClassifyModelRequest;
+use hwfit_core::{Classification, Classifier};
 
 use crate::cli::ClassifyArgs;
 use crate::model_db::ModelDb;
-use crate::model_input::read_config;
-use crate::output;
-
-fn request(args: &ClassifyArgs) -> Result<ClassifyRequest> {
-    let mut req = ClassifyRequest {
-        model_name: args.model.model.clone().unwrap_or_default(),
-        model_class: args.class.clone(),
-        tasks: args.tasks.clone(),
-        methods: args.methods.clone(),
-        hw_compatibility: None,
-    };
-    if let Some(path) = &args.model.model_config {
-        let config = read_config(path)?;
-        if req.model_name.is_empty() {
-            req.model_name = config
-                .declared_name()
-                .map_or_else(|| path.display().to_string(), String::from);
-        }
-        if req.model_class.is_none() {
-            req.model_class = config.architectures.first().cloned();
-        }
-    }
-    if req.model_name.trim().is_empty() {
-        anyhow::bail!("the model name is empty");
-    }
-    Ok(req)
-}
-
-fn classifier(args: &ClassifyArgs) -> Result<Classifier> {
-    match &args.families {
-        None => Ok(Classifier::builtin()),
-        Some(path) => {
-            crate::model_input::parse_file(path, "family definitions file", Classifier::with_custom_definitions)
-        }
-    }
-}
+use crate::{model_input, output};
 
 fn print_text(c: &Classification) {
     let Some(family) = &c.family else {
@@ -74,13 +40,28 @@ fn print_text(c: &Classification) {
 
 /// Classifies the model, answering from and recording in the model database when one is given.
 pub fn run(args: &ClassifyArgs) -> Result<()> {
-    let req = request(args)?;
+    let (model_name, model_config) = model_input::model(&args.model)?;
+    let req = ClassifyModelRequest {
+        model_name,
+        model_class: args.class.clone(),
+        tasks: args.tasks.clone(),
+        methods: args.methods.clone(),
+        model_config,
+    };
+    let mut hwfit = model_input::hwfit(None)?;
+    if let Some(path) = &args.families {
+        hwfit = hwfit.with_classifier(model_input::parse_file(
+            path,
+            "family definitions file",
+            Classifier::with_custom_definitions,
+        )?);
+    }
     let mut db = args.model_db.as_deref().map(ModelDb::open).transpose()?;
     let cached = db.as_ref().and_then(|db| db.get(&req.model_name));
     let result = if let Some(hit) = cached {
         hit
     } else {
-        let fresh = classifier(args)?.classify(&req);
+        let fresh = hwfit.classify(&req)?;
         if let (Some(db), Some(path)) = (db.as_mut(), args.model_db.as_deref()) {
             if fresh.family.is_some() {
                 db.record(path, &fresh)?;

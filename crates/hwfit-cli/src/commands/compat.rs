@@ -2,7 +2,6 @@
 
 use anyhow::Result;
 use hwfit_core::compat::SupportLevel;
-use hwfit_core::CompatibilityMatrix;
 
 use crate::output;
 
@@ -16,7 +15,7 @@ fn mark(support: SupportLevel) -> &'static str {
 
 /// Prints the compatibility matrix.
 pub fn run(json: bool) -> Result<()> {
-    let matrix = CompatibilityMatrix::build();
+    let matrix = crate::model_input::hwfit(None)?.compat();
     if json {
         return output::json(&matrix);
     }
@@ -34,10 +33,10 @@ pub fn run(json: bool) -> Result<()> {
         table.add_row(cells);
     }
     output::text(&table.to_string());
-    output::text("\nWhere hwfit differs from the seeds' matrix:");
+    output::text("\nWhere hwfit differs from the IPFS Accelerate's matrix:");
     for (family, row) in &matrix.model_families {
         for (hw, e) in &row.hardware_compatibility {
-            if let Some(why) = &e.differs_from_seeds {
+            if let Some(why) = &e.differs_from_ipfs_accelerate {
                 output::text(&format!("  {family} on {hw}: {why}"));
             }
         }

@@ -1,7 +1,7 @@
 //! `hwfit devices`.
 
 use anyhow::Result;
-use hwfit_core::{Device, DeviceCatalog};
+use hwfit_core::api::DevicesRequest;
 
 use crate::cli::DevicesArgs;
 use crate::output;
@@ -12,12 +12,10 @@ fn rate(v: Option<f64>) -> String {
 
 /// Lists the device catalog.
 pub fn run(args: &DevicesArgs) -> Result<()> {
-    let catalog = DeviceCatalog::builtin();
-    let devices: Vec<&Device> = catalog
-        .devices()
-        .iter()
-        .filter(|d| args.hardware.is_none_or(|h| d.hardware_type == h))
-        .collect();
+    let hwfit = crate::model_input::hwfit(None)?;
+    let devices = hwfit.devices(&DevicesRequest {
+        hardware: args.hardware,
+    });
     if args.json {
         return output::json(&devices);
     }

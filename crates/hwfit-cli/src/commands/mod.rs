@@ -27,6 +27,8 @@ pub fn run(cli: &Cli) -> Result<()> {
         Command::Predict(args) => predict::run(args),
         Command::Calibrate(args) => calibrate::run(args),
         Command::Select(args) => select::run(args),
+        Command::Batch(args) => select::batch(args),
+        Command::Analyze(args) => predict::analyze(args),
         Command::Matrix(args) => plan::matrix(args),
         Command::Map(args) => plan::map(args),
         Command::Distributed(args) => plan::distributed(args),
@@ -35,5 +37,6 @@ pub fn run(cli: &Cli) -> Result<()> {
         Command::Compatible(args) => plan::compatible(args),
         Command::Template(args) => template::run(args),
         Command::Detect(args) => detect::run(args),
+        Command::Serve(args) => crate::serve::run(args),
     }
 }

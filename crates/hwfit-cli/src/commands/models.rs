@@ -1,68 +1,53 @@
 //! `hwfit models`.
 
 use anyhow::Result;
-use hwfit_core::catalog::{CatalogEntry, CatalogSummary};
-use hwfit_core::{Catalog, ModelSpec, ResolvedModel};
-use serde::Serialize;
+use hwfit_core::api::{ModelDetail, ModelRequest, ModelsRequest};
 
-use crate::cli::ModelsArgs;
+use crate::cli::{ModelArg, ModelsArgs};
 use crate::{model_input, output};
 
-/// Everything about one model, for `hwfit models MODEL`.
-#[derive(Serialize)]
-struct Detail<'a> {
-    #[serde(flatten)]
-    model: &'a ResolvedModel,
-    parameters: u64,
-    flops_per_item: u64,
-    kv_cache_bytes_per_token_fp16: u64,
-}
-
-fn print_detail(model: &ResolvedModel, json: bool) -> Result<()> {
-    let spec: &ModelSpec = &model.spec;
-    let seq = spec.max_positions.clamp(1, 128);
-    let detail = Detail {
-        model,
-        parameters: spec.parameters(),
-        flops_per_item: spec.flops_per_item(seq),
-        kv_cache_bytes_per_token_fp16: spec.kv_cache_bytes_per_token(2),
-    };
-    if json {
-        return output::json(&detail);
-    }
-    output::text(&format!("{} ({} / {})", spec.name, spec.family, spec.subfamily));
+fn print_detail(d: &ModelDetail) -> Result<()> {
+    output::text(&format!("{} ({} / {})", d.name, d.family, d.subfamily));
     output::text(&format!(
         "parameters: {} ({})",
-        output::params(detail.parameters),
-        detail.parameters
+        output::params(d.parameters),
+        d.parameters
     ));
     output::text(&format!(
-        "forward GFLOPs per item at {seq} tokens: {:.2}",
-        detail.flops_per_item as f64 / 1e9
+        "forward GFLOPs per item at {} tokens: {:.2}",
+        d.flops_sequence_length,
+        d.flops_per_item as f64 / 1e9
     ));
-    if detail.kv_cache_bytes_per_token_fp16 > 0 {
+    if d.kv_cache_bytes_per_token_fp16 > 0 {
         output::text(&format!(
             "KV cache per token (fp16): {} KiB",
-            detail.kv_cache_bytes_per_token_fp16 / 1024
+            d.kv_cache_bytes_per_token_fp16 / 1024
         ));
     }
-    output::text(&format!("source: {}", serde_json::to_string(&model.source)?));
-    output::json(&spec.components)
+    output::text(&format!("source: {}", serde_json::to_string(&d.source)?));
+    output::json(&d.components)
 }
 
 /// Lists the catalog or shows one model.
 pub fn run(args: &ModelsArgs) -> Result<()> {
-    let catalog = Catalog::builtin();
+    let hwfit = model_input::hwfit(None)?;
     if args.model.is_some() || args.model_config.is_some() {
-        let model = model_input::resolve(&catalog, args.model.as_deref(), args.model_config.as_deref())?;
-        return print_detail(&model, args.json);
+        let (model_name, model_config) = model_input::model(&ModelArg {
+            model: args.model.clone(),
+            model_flag: None,
+            model_config: args.model_config.clone(),
+        })?;
+        let detail = hwfit.model(&ModelRequest {
+            model_name,
+            model_config,
+        })?;
+        return if args.json {
+            output::json(&detail)
+        } else {
+            print_detail(&detail)
+        };
     }
-    let rows: Vec<CatalogSummary<'_>> = catalog
-        .entries()
-        .iter()
-        .filter(|e| args.family.is_none_or(|f| e.spec().family == f))
-        .map(CatalogEntry::summary)
-        .collect();
+    let rows = hwfit.models(&ModelsRequest { family: args.family });
     if args.json {
         return output::json(&rows);
     }

@@ -3,23 +3,14 @@
 use std::path::Path;
 
 use anyhow::{Context, Result};
-use hwfit_core::plan::distributed::{plan_distributed, DistributedRequest};
-use hwfit_core::plan::map::selection_map;
-use hwfit_core::plan::matrix::{prediction_matrix, Cell};
-use hwfit_core::plan::pool::resource_pool_config;
-use hwfit_core::plan::recommend::{compatible_models, recommend_models_for_task};
-use hwfit_core::{Candidate, Catalog, Classifier, DeviceCatalog, ModelSpec, PerfModel, Precision, SelectionConfig};
+use hwfit_core::api::{
+    CompatibleRequest, DistributedPlanRequest, MapRequest, MatrixRequest, RecommendRequest, ResourcePoolRequest,
+};
+use hwfit_core::plan::matrix::Cell;
 use serde::Serialize;
 
-use super::select::load_config;
 use crate::cli::{CompatibleArgs, DistributedArgs, MapArgs, MatrixArgs, RecommendArgs, ResourceConfigArgs};
-use crate::{model_input, output, targets};
-
-const DEFAULT_MATRIX_MODELS: &str = "bert-base-uncased,t5-small,gpt2,vit-base-patch16-224";
-
-fn specs(catalog: &Catalog, names: &[&str]) -> Result<Vec<ModelSpec>> {
-    names.iter().map(|n| Ok(catalog.resolve(n)?.spec)).collect()
-}
+use crate::{model_input, output};
 
 /// Writes JSON to `path`, or prints it.
 fn emit<T: Serialize>(value: &T, path: Option<&Path>) -> Result<()> {
@@ -36,32 +27,18 @@ fn emit<T: Serialize>(value: &T, path: Option<&Path>) -> Result<()> {
 
 /// `hwfit matrix`.
 pub fn matrix(args: &MatrixArgs) -> Result<()> {
-    let catalog = Catalog::builtin();
-    let devices = DeviceCatalog::builtin();
-    let models = specs(
-        &catalog,
-        &targets::list("--models", args.models.as_deref().unwrap_or(DEFAULT_MATRIX_MODELS))?,
-    )?;
-    let candidates = targets::candidates(args.targets.hardware.as_deref(), &args.targets.devices, &devices)?;
-    let batch_sizes: Vec<u32> = targets::list("--batch-sizes", &args.batch_sizes)?
-        .iter()
-        .map(|b| {
-            b.parse::<u32>()
-                .map_err(|e| anyhow::anyhow!("invalid batch size '{b}': {e}"))
-        })
-        .collect::<Result<_>>()?;
-    let precisions: Vec<Precision> = targets::list("--precision", &args.precision)?
-        .iter()
-        .map(|p| p.parse())
-        .collect::<Result<_, _>>()?;
-    let m = prediction_matrix(
-        &models,
-        &candidates,
-        &batch_sizes,
-        &precisions,
-        args.mode,
-        args.seq_length,
-        &PerfModel::builtin()?,
+    let (hardware, devices) = model_input::targets(&args.targets)?;
+    let m = model_input::hwfit(None)?.matrix(
+        &MatrixRequest {
+            models: args.models.clone(),
+            hardware,
+            devices,
+            batch_sizes: args.batch_sizes.clone(),
+            precisions: args.precisions.clone(),
+            mode: args.mode,
+            sequence_length: args.seq_length,
+        },
+        &[],
     )?;
     if args.json || args.output.is_some() {
         return emit(&m, args.output.as_deref());
@@ -117,42 +94,32 @@ pub fn matrix(args: &MatrixArgs) -> Result<()> {
 
 /// `hwfit map`.
 pub fn map(args: &MapArgs) -> Result<()> {
-    let candidates = targets::candidates(
-        args.targets.hardware.as_deref(),
-        &args.targets.devices,
-        &DeviceCatalog::builtin(),
-    )?;
-    let map = selection_map(
-        &Catalog::builtin(),
-        &candidates,
-        &PerfModel::builtin()?,
-        &load_config(args.config.as_deref())?,
+    let (hardware, devices) = model_input::targets(&args.targets)?;
+    let map = model_input::hwfit(args.config.as_deref())?.map(
+        &MapRequest {
+            model_families: args.families.clone(),
+            batch_sizes: args.batch_sizes.clone(),
+            hardware,
+            devices,
+        },
+        &[],
     )?;
     emit(&map, args.output.as_deref())
 }
 
 /// `hwfit distributed`.
 pub fn distributed(args: &DistributedArgs) -> Result<()> {
-    let model = model_input::resolve(
-        &Catalog::builtin(),
-        args.model.model.as_deref(),
-        args.model.model_config.as_deref(),
-    )?;
-    let device = args
-        .device
-        .as_deref()
-        .map(|d| DeviceCatalog::builtin().resolve(d).cloned())
-        .transpose()?;
-    let plan = plan_distributed(
-        &model.spec,
-        &DistributedRequest {
-            gpu_count: args.gpu_count,
-            batch_size: args.batch_size,
-            seq_length: args.seq_length,
-            max_memory_gb: args.max_memory_gb,
-            device,
-        },
-    )?;
+    let (model_name, model_config) = model_input::model(&args.model)?;
+    let plan = model_input::hwfit(None)?.distributed(&DistributedPlanRequest {
+        model_name,
+        model_config,
+        model_family: None,
+        gpu_count: args.gpu_count,
+        batch_size: args.batch_size,
+        max_memory_gb: args.max_memory_gb,
+        device: args.device.clone(),
+        sequence_length: args.seq_length,
+    })?;
     if let Some(path) = &args.deepspeed_config {
         std::fs::write(path, serde_json::to_string_pretty(&plan.deepspeed_config)? + "\n")
             .with_context(|| format!("cannot write {}", path.display()))?;
@@ -191,20 +158,16 @@ pub fn distributed(args: &DistributedArgs) -> Result<()> {
 
 /// `hwfit resource-config`.
 pub fn resource_config(args: &ResourceConfigArgs) -> Result<()> {
-    let catalog = Catalog::builtin();
-    let names: Vec<&str> = args.models.iter().map(String::as_str).collect();
-    let candidates = targets::candidates(
-        args.targets.hardware.as_deref(),
-        &args.targets.devices,
-        &DeviceCatalog::builtin(),
-    )?;
-    let config = resource_pool_config(
-        &specs(&catalog, &names)?,
-        &candidates,
-        args.precision,
-        128,
-        &PerfModel::builtin()?,
-        &SelectionConfig::default(),
+    let (hardware, devices) = model_input::targets(&args.targets)?;
+    let config = model_input::hwfit(None)?.resource_pool(
+        &ResourcePoolRequest {
+            models: args.models.clone(),
+            hardware,
+            devices,
+            precision: args.precision,
+            ..ResourcePoolRequest::default()
+        },
+        &[],
     )?;
     if args.json {
         return output::json(&config);
@@ -233,18 +196,14 @@ pub fn resource_config(args: &ResourceConfigArgs) -> Result<()> {
 
 /// `hwfit recommend`.
 pub fn recommend(args: &RecommendArgs) -> Result<()> {
-    let candidates = targets::candidates(
-        args.targets.hardware.as_deref(),
-        &args.targets.devices,
-        &DeviceCatalog::builtin(),
-    )?;
-    let r = recommend_models_for_task(
-        &args.task,
-        &Catalog::builtin(),
-        &Classifier::builtin(),
-        &candidates,
-        &PerfModel::builtin()?,
-        &SelectionConfig::default(),
+    let (hardware, devices) = model_input::targets(&args.targets)?;
+    let r = model_input::hwfit(None)?.recommend(
+        &RecommendRequest {
+            task: args.task.clone(),
+            hardware,
+            devices,
+        },
+        &[],
     )?;
     if args.json {
         return output::json(&r);
@@ -276,19 +235,11 @@ pub fn recommend(args: &RecommendArgs) -> Result<()> {
 
 /// `hwfit compatible`.
 pub fn compatible(args: &CompatibleArgs) -> Result<()> {
-    let devices = DeviceCatalog::builtin();
-    let candidate = match (&args.hardware, &args.device) {
-        (Some(hw), _) => Candidate::hardware(&devices, *hw)?,
-        (None, Some(d)) => Candidate::device(devices.resolve(d)?),
-        (None, None) => anyhow::bail!("give --hardware or --device"),
-    };
-    let names: Vec<&str> = args.models.iter().map(String::as_str).collect();
-    let r = compatible_models(
-        &specs(&Catalog::builtin(), &names)?,
-        &candidate,
-        &PerfModel::builtin()?,
-        &SelectionConfig::default(),
-    )?;
+    let r = model_input::hwfit(None)?.compatible(&CompatibleRequest {
+        models: args.models.clone(),
+        hardware: args.hardware,
+        device: args.device.clone(),
+    })?;
     if args.json {
         return output::json(&r);
     }

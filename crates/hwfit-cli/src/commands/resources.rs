@@ -1,30 +1,20 @@
 //! `hwfit resources`.
 
 use anyhow::Result;
-use hwfit_core::{estimate_resources, Catalog, Family, ResourceRequest, ResourceRequirements, SpecSource, Subfamily};
-use serde::Serialize;
+use hwfit_core::api::{ResourcesAnswer, ResourcesRequest};
+use hwfit_core::SpecSource;
 
 use crate::cli::ResourcesArgs;
 use crate::{model_input, output};
 
-/// The JSON answer: the model, where its numbers come from, and the requirements.
-#[derive(Serialize)]
-struct Answer<'a> {
-    model_name: &'a str,
-    family: Family,
-    subfamily: Subfamily,
-    model_source: &'a SpecSource,
-    resource_requirements: &'a ResourceRequirements,
-}
-
-fn print_text(answer: &Answer<'_>) {
-    let r = answer.resource_requirements;
+fn print_text(answer: &ResourcesAnswer) {
+    let r = &answer.resource_requirements;
     let b = &r.breakdown;
     output::text(&format!(
         "{} ({}) on {} at {}, {} mode, batch {}, {} tokens",
         answer.model_name, answer.family, r.hardware, r.precision, r.mode, r.batch_size, r.seq_length
     ));
-    if let SpecSource::NameEstimate { basis } = answer.model_source {
+    if let SpecSource::NameEstimate { basis } = &answer.model_source {
         output::text(&format!("estimate: not in the catalog; {basis}"));
     }
     let mut table = output::table(["term", "MB"]);
@@ -51,27 +41,17 @@ fn print_text(answer: &Answer<'_>) {
 
 /// Estimates and prints the requirements.
 pub fn run(args: &ResourcesArgs) -> Result<()> {
-    let catalog = Catalog::builtin();
-    let model = model_input::resolve(
-        &catalog,
-        args.model.model.as_deref(),
-        args.model.model_config.as_deref(),
-    )?;
-    let req = ResourceRequest {
+    let (model_name, model_config) = model_input::model(&args.model)?;
+    let answer = model_input::hwfit(None)?.resources(&ResourcesRequest {
+        model_name,
+        model_config,
+        model_family: None,
         hardware: args.hardware,
         precision: args.step.precision,
         mode: args.mode,
         batch_size: args.step.batch_size,
-        seq_length: args.step.seq_length,
-    };
-    let requirements = estimate_resources(&model.spec, &req)?;
-    let answer = Answer {
-        model_name: &model.spec.name,
-        family: model.spec.family,
-        subfamily: model.spec.subfamily,
-        model_source: &model.source,
-        resource_requirements: &requirements,
-    };
+        sequence_length: args.step.seq_length,
+    })?;
     if args.json {
         output::json(&answer)
     } else {

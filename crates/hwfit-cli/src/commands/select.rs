@@ -1,18 +1,11 @@
-//! `hwfit select`.
+//! `hwfit select` and `hwfit batch`.
 
 use anyhow::Result;
-use hwfit_core::{select_hardware, Catalog, DeviceCatalog, PerfModel, Selection, SelectionConfig, SelectionRequest};
+use hwfit_core::api::{BatchModel, BatchSelectRequest, SelectRequest};
+use hwfit_core::Selection;
 
-use crate::cli::SelectArgs;
-use crate::{detection, model_input, output, targets};
-
-/// The selection config from `--config`, or the seeds' defaults.
-pub fn load_config(path: Option<&std::path::Path>) -> Result<SelectionConfig> {
-    match path {
-        None => Ok(SelectionConfig::default()),
-        Some(path) => crate::model_input::parse_file(path, "selection config", SelectionConfig::from_json),
-    }
-}
+use crate::cli::{BatchArgs, SelectArgs};
+use crate::{detection, model_input, output};
 
 fn print_text(s: &Selection) {
     output::text(&format!(
@@ -80,30 +73,30 @@ fn print_text(s: &Selection) {
 
 /// Selects and prints.
 pub fn run(args: &SelectArgs) -> Result<()> {
-    let catalog = Catalog::builtin();
-    let devices = DeviceCatalog::builtin();
-    let model = model_input::resolve(
-        &catalog,
-        args.model.model.as_deref(),
-        args.model.model_config.as_deref(),
+    let hwfit = model_input::hwfit(args.config.as_deref())?;
+    let (model_name, model_config) = model_input::model(&args.model)?;
+    let (hardware, devices) = model_input::targets(&args.targets)?;
+    let local = detection::local(
+        !model_input::names_targets(&args.targets),
+        &args.detection,
+        hwfit.devices_catalog(),
     )?;
-    let req = SelectionRequest {
-        batch_size: args.step.batch_size,
-        seq_length: args.step.seq_length,
-        mode: args.mode,
-        precision: args.step.precision,
-        task_type: args.task_type,
-        candidates: if args.hardware.is_none() && args.devices.is_empty() {
-            detection::candidates(&args.detection, &devices)?
-        } else {
-            targets::candidates(args.hardware.as_deref(), &args.devices, &devices)?
+    let selection = hwfit.select(
+        &SelectRequest {
+            model_name,
+            model_config,
+            model_family: None,
+            hardware,
+            devices,
+            precision: args.step.precision,
+            mode: args.mode,
+            batch_size: args.step.batch_size,
+            sequence_length: args.step.seq_length,
+            task_type: args.task_type,
+            distributed: args.distributed.is_some(),
+            gpu_count: args.distributed.unwrap_or(1),
         },
-    };
-    let selection = select_hardware(
-        &model.spec,
-        &req,
-        &PerfModel::builtin()?,
-        &load_config(args.config.as_deref())?,
+        &local,
     )?;
     if args.json {
         output::json(&selection)
@@ -111,4 +104,48 @@ pub fn run(args: &SelectArgs) -> Result<()> {
         print_text(&selection);
         Ok(())
     }
+}
+
+/// Selects for several models and prints.
+pub fn batch(args: &BatchArgs) -> Result<()> {
+    let hwfit = model_input::hwfit(args.config.as_deref())?;
+    let (hardware, devices) = model_input::targets(&args.targets)?;
+    let local = detection::local(
+        !model_input::names_targets(&args.targets),
+        &args.detection,
+        hwfit.devices_catalog(),
+    )?;
+    let answer = hwfit.batch_select(
+        &BatchSelectRequest {
+            models: args
+                .models
+                .iter()
+                .map(|name| BatchModel {
+                    name: name.clone(),
+                    ..BatchModel::default()
+                })
+                .collect(),
+            hardware,
+            devices,
+            precision: args.step.precision,
+            mode: args.mode,
+            batch_size: args.step.batch_size,
+            sequence_length: args.step.seq_length,
+            task_type: None,
+        },
+        &local,
+    )?;
+    if args.json {
+        return output::json(&answer);
+    }
+    let mut table = output::table(["model", "primary", "fallbacks"]);
+    for (model, e) in &answer {
+        table.add_row([
+            model.clone(),
+            e.primary.clone().unwrap_or_else(|| "none".into()),
+            e.fallbacks.join(", "),
+        ]);
+    }
+    output::text(&table.to_string());
+    Ok(())
 }

@@ -1,29 +1,25 @@
 //! `hwfit template`.
 
 use anyhow::{Context, Result};
-use hwfit_core::{Catalog, DeviceCatalog};
+use hwfit_core::api::TemplateRequest;
 
 use crate::cli::TemplateArgs;
-use crate::{model_input, output, targets, template};
+use crate::{model_input, output, template};
 
-/// Renders the starter file.
+/// Decides and renders the starter file.
 pub fn run(args: &TemplateArgs) -> Result<()> {
-    let model = model_input::resolve(
-        &Catalog::builtin(),
-        args.model.model.as_deref(),
-        args.model.model_config.as_deref(),
-    )?;
-    let named = args.targets.hardware.is_some() || !args.targets.devices.is_empty();
-    let candidates = named
-        .then(|| {
-            targets::candidates(
-                args.targets.hardware.as_deref(),
-                &args.targets.devices,
-                &DeviceCatalog::builtin(),
-            )
-        })
-        .transpose()?;
-    let rendered = template::render(&model, args.runtime, candidates, args.batch_size, args.precision)?;
+    let (model_name, model_config) = model_input::model(&args.model)?;
+    let (hardware, devices) = model_input::targets(&args.targets)?;
+    let decision = model_input::hwfit(None)?.template(&TemplateRequest {
+        model_name,
+        model_config,
+        runtime: args.runtime,
+        hardware,
+        devices,
+        batch_size: args.batch_size,
+        precision: args.precision,
+    })?;
+    let rendered = template::render(&decision)?;
     if let Some(path) = &args.output {
         std::fs::write(path, &rendered.content).with_context(|| format!("cannot write {}", path.display()))?;
     }

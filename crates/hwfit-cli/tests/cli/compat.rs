@@ -6,7 +6,7 @@ fn compat_json() {
 }
 
 #[test]
-fn compat_table_shows_the_differences_from_the_seeds() {
+fn compat_table_shows_the_differences_from_ipfs_accelerate() {
     let text = run_ok(&["compat"]);
     assert!(text.contains("multimodal on mps"), "{text}");
     assert!(text.contains("✅ real (high)"), "{text}");

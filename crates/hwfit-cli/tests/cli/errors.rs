@@ -14,7 +14,7 @@ fn bad_values_name_the_field() {
     assert!(run_err(&["resources", "gpt2", "--batch-size", "0"]).contains("invalid batch_size: 0"));
     assert!(run_err(&["resources", "gpt2", "--batch-size", "-3"]).contains("--batch-size"));
     assert!(run_err(&["resources", "gpt2", "--seq-length", "5000"])
-        .contains("invalid seq_length: 5000 is longer than openai-community/gpt2's maximum of 1024 positions"));
+        .contains("invalid sequence_length: 5000 is longer than openai-community/gpt2's maximum of 1024 positions"));
     assert!(run_err(&["resources", "gpt2", "--hardware", "qnn"]).contains("qnn does not support precision fp32"));
     assert!(run_err(&[
         "resources",

@@ -28,7 +28,7 @@ fn a_config_file_in_detail() {
     let config = repo_root().join("tests/fixtures/hf_configs/whisper-base.json");
     let v = run_json(&["models", "--model-config", config.to_str().unwrap(), "--json"]);
     assert_eq!(v["source"]["kind"], "hf_config");
-    assert_eq!(v["spec"]["family"], "audio");
+    assert_eq!(v["family"], "audio");
 }
 
 #[test]

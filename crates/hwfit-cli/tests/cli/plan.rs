@@ -152,8 +152,8 @@ fn plan_errors() {
     ])
     .contains("max_memory_gb"));
     assert!(run_err(&["recommend", "--task", "time-travel"]).contains("unknown task 'time-travel'"));
-    assert!(run_err(&["matrix", "--models", ","]).contains("the --models list is empty"));
-    assert!(run_err(&["matrix", "--batch-sizes", "1,x"]).contains("invalid batch size 'x'"));
+    assert!(run_err(&["matrix", "--models", ","]).contains("the list of models is empty"));
+    assert!(run_err(&["matrix", "--batch-sizes", "1,x"]).contains("invalid value 'x'"));
     assert!(run_err(&["matrix", "--batch-sizes", "8,0"]).contains("invalid batch_size: 0"));
     assert!(run_err(&["compatible", "gpt2"]).contains("--hardware"));
     assert!(run_err(&["resource-config"]).contains("required"));

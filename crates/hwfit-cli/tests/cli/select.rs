@@ -84,8 +84,8 @@ fn select_with_a_config_file() {
 
 #[test]
 fn select_errors() {
-    assert!(run_err(&["select", "gpt2", "--hardware", ""]).contains("the --hardware list is empty"));
-    assert!(run_err(&["select", "gpt2", "--hardware", " , "]).contains("the --hardware list is empty"));
+    assert!(run_err(&["select", "gpt2", "--hardware", ""]).contains("the list of hardware is empty"));
+    assert!(run_err(&["select", "gpt2", "--hardware", " , "]).contains("the list of hardware is empty"));
     assert!(run_err(&["select", "gpt2", "--hardware", "cuda,tpu"]).contains("unknown hardware type 'tpu'"));
     assert!(run_err(&["select", "gpt2", "--task-type", "dreaming"]).contains("unknown task type 'dreaming'"));
     assert!(run_err(&["select", "gpt2", "--batch-size", "0"]).contains("invalid batch_size: 0"));

@@ -14,6 +14,7 @@ use crate::{name_estimate, CoreError, Subfamily};
 
 /// Where a `ModelSpec` came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum SpecSource {
     /// The built-in catalog; `reference` names the published source of the numbers.
@@ -40,6 +41,7 @@ impl SpecSource {
 
 /// A model spec together with where it came from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ResolvedModel {
     /// The architecture facts.
     pub spec: ModelSpec,
@@ -58,6 +60,7 @@ pub struct CatalogEntry {
 
 /// One row of the catalog listing (`hwfit models`, the npm package's `models()`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CatalogSummary<'a> {
     /// Canonical name.
     pub name: &'a str,

@@ -282,7 +282,7 @@ pub fn method_analysis(families: &[CompiledFamily], methods: &[String]) -> Analy
 
 /// Hardware-compatibility analysis: weak signals from a compatibility profile. A peak above 10 GB
 /// points to a large language model; support on CUDA alone (not MPS/ROCm/OpenVINO/web) to a
-/// multimodal model; support everywhere but the browser back-ends to audio (the seeds' matrix).
+/// multimodal model; support everywhere but the browser back-ends to audio (IPFS Accelerate's matrix).
 pub fn hardware_analysis(families: &[CompiledFamily], profile: &BTreeMap<String, HardwareCompat>) -> Analysis {
     let compatible = |hw: &str| profile.get(hw).map(|c| c.compatible);
     let peak = profile

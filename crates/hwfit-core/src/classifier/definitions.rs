@@ -1,4 +1,4 @@
-//! Family definitions: the classifier's knowledge as data, in the seeds' custom-family JSON shape
+//! Family definitions: the classifier's knowledge as data, in IPFS Accelerate's custom-family JSON shape
 //! (`description`, `keywords`, `tasks`, `methods`) extended with `hints`, `class_patterns`,
 //! `template`, `default_subfamily` and nested `subfamilies`.
 
@@ -15,6 +15,7 @@ const BUILTIN_JSON: &str = include_str!("../../data/families.json");
 
 /// One family (or, nested, one subfamily) and the evidence that points to it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct FamilyDefinition {
     /// What the family is.

@@ -27,8 +27,9 @@ const WEIGHTS: &[(&str, f64)] = &[
     ("hardware_analysis", 0.3),
 ];
 
-/// What is known about a model, for classification (the seeds' `classify_model` arguments).
+/// What is known about a model, for classification (IPFS Accelerate's `classify_model` arguments).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct ClassifyRequest {
     /// Model name or Hugging Face id.
@@ -56,6 +57,7 @@ impl ClassifyRequest {
 
 /// One hardware type's entry in a compatibility profile.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct HardwareCompat {
     /// Whether the model runs there.
@@ -66,6 +68,7 @@ pub struct HardwareCompat {
 
 /// Memory figures of a compatibility profile, in MB.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct MemoryUsage {
     /// Peak memory in MB.
@@ -74,6 +77,7 @@ pub struct MemoryUsage {
 
 /// One analysis's opinion.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Analysis {
     /// Which analysis (`name_analysis`, `class_analysis`, `task_analysis`, `method_analysis`,
     /// `hardware_analysis`).
@@ -105,8 +109,9 @@ impl Analysis {
     }
 }
 
-/// The classifier's answer (the seeds' result structure, plus the recommended template).
+/// The classifier's answer (IPFS Accelerate's result structure, plus the recommended template).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Classification {
     /// The name classified.
     pub model_name: String,
@@ -213,7 +218,7 @@ impl Classifier {
     }
 
     /// The built-in definitions extended by custom ones given as JSON (a custom family with a
-    /// built-in name replaces it), like the seeds' `ModelFamilyClassifier(model_family_defs=…)`.
+    /// built-in name replaces it), like IPFS Accelerate's `ModelFamilyClassifier(model_family_defs=…)`.
     /// Where custom and built-in evidence overlap, the custom family wins.
     pub fn with_custom_definitions(json: &str) -> Result<Self, CoreError> {
         let custom = parse_definitions(json)?;

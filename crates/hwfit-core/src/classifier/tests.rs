@@ -13,7 +13,7 @@ fn family_of(name: &str) -> Option<String> {
 }
 
 #[test]
-fn seeds_examples() {
+fn classifier_guide_examples() {
     let bert = classify_name("bert-base-uncased");
     assert_eq!(bert.family.as_deref(), Some("embedding"));
     assert_eq!(bert.subfamily.as_deref(), Some("masked_lm"));
@@ -32,7 +32,7 @@ fn seeds_examples() {
 }
 
 #[test]
-fn seeds_comprehensive_wav2vec2_example() {
+fn classifier_guide_wav2vec2_example() {
     let mut hw = BTreeMap::new();
     hw.insert(
         "cuda".into(),

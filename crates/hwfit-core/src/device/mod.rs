@@ -14,6 +14,7 @@ const BUILTIN_JSON: &str = include_str!("../../data/devices.json");
 
 /// Dense peak throughput per precision, in TFLOP/s (TOPS for int8). Sparse figures are never stored.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct DenseTflops {
     /// FP32 (vector, or matrix where the vendor quotes that).
@@ -37,6 +38,7 @@ pub struct DenseTflops {
 
 /// The precision whose peak a computation at some weight precision runs at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum ComputeRate {
     /// The FP32 peak.
@@ -80,6 +82,7 @@ impl DenseTflops {
 
 /// One concrete device (or browser class).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Device {
     /// Stable identifier, e.g. `nvidia-h100-sxm`.
@@ -117,6 +120,7 @@ pub struct Device {
 
 /// Where a device's rates come from, which decides how predictions use them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum DeviceProfile {
     /// Published peak figures; predictions apply the fitted efficiencies.
@@ -143,6 +147,7 @@ impl Device {
 }
 
 #[derive(Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 struct DeviceFile {
     devices: Vec<Device>,
 }

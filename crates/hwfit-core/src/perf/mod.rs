@@ -24,6 +24,7 @@ const FIT_JSON: &str = include_str!("../../data/perf_fit.json");
 
 /// Fitted factors for one hardware type.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Efficiency {
     /// Achieved share of the peak FLOP rate.
@@ -36,6 +37,7 @@ pub struct Efficiency {
 
 /// Which measurements a workload's coefficients are fitted on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum WorkloadClass {
     /// Prefill and decode of generative models (llama.cpp measurements).
@@ -58,6 +60,7 @@ impl WorkloadClass {
 
 /// Coefficients of one workload class: per hardware type, and pooled over the class's measurements.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ClassCoefficients {
     /// Fitted per hardware type (types with enough measurements).
@@ -68,6 +71,7 @@ pub struct ClassCoefficients {
 
 /// The coefficients of the model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Coefficients {
     /// Prefill and decode.
@@ -80,6 +84,7 @@ pub struct Coefficients {
 
 /// How specific the coefficients behind a prediction are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum CoefficientSource {
     /// Fitted on measurements of this hardware type and workload class.
@@ -116,6 +121,7 @@ impl Coefficients {
 
 /// One step's inputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PerfRequest {
     /// Weight precision.
     pub precision: Precision,
@@ -129,6 +135,7 @@ pub struct PerfRequest {
 
 /// The unit of a throughput.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum ThroughputUnit {
     /// Forward passes: sequences, images or clips per second.
     #[serde(rename = "items/s")]
@@ -153,6 +160,7 @@ impl core::fmt::Display for ThroughputUnit {
 
 /// Which roof limits a step.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Bound {
     /// FLOPs at the achieved compute rate.
@@ -172,6 +180,7 @@ impl core::fmt::Display for Bound {
 
 /// Where a prediction comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum PredictionSource {
     /// The analytic model with coefficients fitted for this hardware type.
@@ -192,8 +201,9 @@ impl core::fmt::Display for PredictionSource {
     }
 }
 
-/// A prediction (the seeds' `throughput`, `latency`, `memory_usage`, plus what it rests on).
+/// A prediction (IPFS Accelerate's `throughput`, `latency`, `memory_usage`, plus what it rests on).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Prediction {
     /// Items (or tokens) per second.
     pub throughput: f64,

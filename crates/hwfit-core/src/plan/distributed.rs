@@ -73,6 +73,7 @@ pub struct DistributedRequest {
 
 /// Memory per GPU and in total, GB.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct EstimatedMemory {
     /// 16-bit weights (all GPUs together).
     pub parameters_gb: f64,
@@ -88,8 +89,9 @@ pub struct EstimatedMemory {
     pub per_gpu_gb: f64,
 }
 
-/// The plan (the seeds' `/training/distributed` answer plus engine configs).
+/// The plan (IPFS Accelerate's `/training/distributed` answer plus engine configs).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DistributedConfig {
     /// Family.
     pub model_family: crate::Family,

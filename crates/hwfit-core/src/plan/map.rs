@@ -13,11 +13,9 @@ use crate::select::{select_hardware, Candidate, SelectionConfig, SelectionReques
 use crate::spec::ModelSpec;
 use crate::{Catalog, CoreError, Family, Mode, Precision};
 
-/// The guide's batch sizes.
-pub const MAP_BATCH_SIZES: &[u32] = &[1, 4, 16, 32, 64];
-
 /// One recommendation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MapEntry {
     /// Best candidate, if any runs it.
     pub primary: Option<String>,
@@ -29,6 +27,7 @@ pub struct MapEntry {
 
 /// Recommendations per batch size.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BatchSizes {
     /// batch size → entry.
     pub batch_sizes: BTreeMap<String, MapEntry>,
@@ -36,6 +35,7 @@ pub struct BatchSizes {
 
 /// One family's part of the map.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FamilyMap {
     /// size category → mode → entry (batch 1).
     pub model_sizes: BTreeMap<String, BTreeMap<Mode, MapEntry>>,
@@ -47,6 +47,7 @@ pub struct FamilyMap {
 
 /// The map.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SelectionMap {
     /// family → map.
     pub model_families: BTreeMap<Family, FamilyMap>,
@@ -73,7 +74,7 @@ fn entry(
 ) -> Result<MapEntry, CoreError> {
     let req = SelectionRequest {
         batch_size: batch,
-        seq_length: 128.min(spec.max_positions.max(1)),
+        seq_length: crate::api::defaults::SEQUENCE_LENGTH.min(spec.max_positions.max(1)),
         mode,
         precision: precision_for(mode),
         task_type: None,
@@ -87,18 +88,23 @@ fn entry(
     })
 }
 
-/// Builds the map over `candidates`.
+/// Builds the map of `families` over `candidates` at `batch_sizes`.
 pub fn selection_map(
     catalog: &Catalog,
     candidates: &[Candidate],
+    families_wanted: &[Family],
+    batch_sizes: &[u32],
     perf: &PerfModel,
     config: &SelectionConfig,
 ) -> Result<SelectionMap, CoreError> {
     if candidates.is_empty() {
         return Err(CoreError::NoCandidates);
     }
+    for &batch in batch_sizes {
+        crate::resources::check_range("batch_size", batch, crate::resources::MAX_BATCH_SIZE)?;
+    }
     let mut families = BTreeMap::new();
-    for &family in Family::ALL {
+    for &family in families_wanted {
         let members: Vec<&ModelSpec> = catalog
             .entries()
             .iter()
@@ -126,7 +132,7 @@ pub fn selection_map(
         else {
             continue;
         };
-        for &batch in MAP_BATCH_SIZES {
+        for &batch in batch_sizes {
             fmap.inference.batch_sizes.insert(
                 format!("{batch}"),
                 entry(spec, candidates, Mode::Inference, batch, perf, config)?,

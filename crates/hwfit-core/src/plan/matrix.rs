@@ -14,6 +14,7 @@ use crate::{CoreError, Family, Mode, Precision, Workload};
 
 /// One cell: a prediction, or why there is none.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum Cell {
     /// The prediction.
@@ -40,6 +41,7 @@ pub enum Cell {
 
 /// One model's row.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ModelRow {
     /// Model name.
     pub name: String,
@@ -51,6 +53,7 @@ pub struct ModelRow {
 
 /// The matrix.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PredictionMatrix {
     /// Mode.
     pub mode: Mode,

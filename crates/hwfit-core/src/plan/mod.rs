@@ -1,4 +1,4 @@
-//! The seeds' planning outputs, computed from the catalog, the performance model and selection:
+//! IPFS Accelerate's planning outputs, computed from the catalog, the performance model and selection:
 //! the prediction matrix, the hardware selection map, distributed-training configurations,
 //! resource-pool configurations, task → model recommendations and compatible models per hardware.
 

@@ -22,6 +22,7 @@ pub const LOW_MEMORY_TIMEOUT_MINS: u32 = 10;
 
 /// The pool settings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PoolSettings {
     /// Whether models must be evicted to make room (their total exceeds the device).
     pub low_memory_mode: bool,
@@ -33,6 +34,7 @@ pub struct PoolSettings {
 
 /// Memory across the pool.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PoolRequirements {
     /// The largest single model's recommended memory, MB.
     pub max_memory_mb: u64,
@@ -44,6 +46,7 @@ pub struct PoolRequirements {
 
 /// Where to run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PoolHardware {
     /// The hardware most models prefer.
     pub preferred_hardware: String,
@@ -55,6 +58,7 @@ pub struct PoolHardware {
 
 /// The configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ResourcePoolConfig {
     /// Settings.
     pub resource_pool_config: PoolSettings,

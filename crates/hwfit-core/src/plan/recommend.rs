@@ -10,10 +10,11 @@ use serde::{Deserialize, Serialize};
 use crate::perf::PerfModel;
 use crate::select::{select_hardware, Candidate, SelectionConfig, SelectionRequest};
 use crate::spec::ModelSpec;
-use crate::{Catalog, Classifier, ClassifyRequest, CoreError, Mode, Precision};
+use crate::{Catalog, Classifier, ClassifyRequest, CoreError, Mode};
 
 /// One recommended model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ModelRecommendation {
     /// Model.
     pub model_name: String,
@@ -35,6 +36,7 @@ pub struct ModelRecommendation {
 
 /// The answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TaskRecommendations {
     /// The task.
     pub task: String,
@@ -50,9 +52,9 @@ pub const MAX_RECOMMENDATIONS: usize = 10;
 fn selection_request(spec: &ModelSpec, candidates: &[Candidate]) -> SelectionRequest {
     SelectionRequest {
         batch_size: 1,
-        seq_length: 128.min(spec.max_positions.max(1)),
+        seq_length: crate::api::defaults::SEQUENCE_LENGTH.min(spec.max_positions.max(1)),
         mode: Mode::Inference,
-        precision: Precision::Fp16,
+        precision: crate::api::defaults::POOL_PRECISION,
         task_type: None,
         candidates: candidates.to_vec(),
     }
@@ -131,6 +133,7 @@ pub fn recommend_models_for_task(
 
 /// Which models run on a candidate.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CompatibleModels {
     /// The candidate.
     pub hardware: String,

@@ -1,4 +1,4 @@
-//! The selection configuration, in the seeds' JSON shape: selection-criteria weights, family
+//! The selection configuration, in IPFS Accelerate's JSON shape: selection-criteria weights, family
 //! preferences, hardware preferences, batch-size thresholds and model-size categories. Unknown keys,
 //! wrong types, negative or non-finite numbers and unordered thresholds are refused with the field named.
 
@@ -11,6 +11,7 @@ use crate::{CoreError, Family, HardwareType};
 
 /// Weights of the inference criteria.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct InferenceWeights {
     /// Weight of (best latency / latency).
@@ -25,6 +26,7 @@ pub struct InferenceWeights {
 
 /// Weights of the training criteria.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct TrainingWeights {
     /// Weight of (throughput / best throughput).
@@ -39,6 +41,7 @@ pub struct TrainingWeights {
 
 /// Criteria weights per mode.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct SelectionCriteria {
     /// Inference.
@@ -74,6 +77,7 @@ impl Importance {
 /// A family's preferences: batch-size importance scales the throughput weight when the batch is at
 /// least `medium`; model-size importance scales the memory weight when the model is at least `medium`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct FamilyPreference {
     /// Importance of batch size.
@@ -85,6 +89,7 @@ pub struct FamilyPreference {
 /// A hardware type's preference factors (0–1). Their mean scales a candidate's score by at most
 /// ±10 %, so preferences break ties but never override predicted performance.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct HardwarePreference {
     /// Relative cost (1 = cheapest).
@@ -97,6 +102,7 @@ pub struct HardwarePreference {
 
 /// Three ascending thresholds.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Thresholds {
     /// Small up to here.
@@ -109,6 +115,7 @@ pub struct Thresholds {
 
 /// The whole configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct SelectionConfig {
     /// Criteria weights.
@@ -126,7 +133,7 @@ pub struct SelectionConfig {
 }
 
 impl Default for SelectionConfig {
-    /// The seeds' defaults.
+    /// IPFS Accelerate's defaults.
     fn default() -> Self {
         let pref = |b, m| FamilyPreference {
             batch_size_importance: b,
@@ -271,7 +278,7 @@ impl SelectionConfig {
         check_thresholds("model_size_categories", &self.model_size_categories)
     }
 
-    /// The seeds' size category of a parameter count: `small` up to `small`, `medium` up to `medium`,
+    /// IPFS Accelerate's size category of a parameter count: `small` up to `small`, `medium` up to `medium`,
     /// else `large`.
     #[must_use]
     pub fn size_category(&self, parameters: u64) -> &'static str {

@@ -1,4 +1,4 @@
-//! Hardware selection (the seeds' `select_hardware`): every candidate — a hardware type on its
+//! Hardware selection (IPFS Accelerate's `select_hardware`): every candidate — a hardware type on its
 //! reference device, or a concrete device — is checked for family support, precision support and
 //! memory fit, then ranked by a weighted score of *predicted* latency, throughput and memory headroom
 //! (plus support level), so the answer follows the performance model, not fixed preferences.
@@ -19,7 +19,7 @@ use crate::spec::ModelSpec;
 use crate::{CoreError, Device, DeviceCatalog, HardwareType, Mode, Precision, Workload};
 
 string_enum! {
-    /// The seeds' task types.
+    /// IPFS Accelerate's task types.
     pub enum TaskType: "task type" {
         /// Image or text classification.
         Classification => "classification",
@@ -91,14 +91,15 @@ pub struct SelectionRequest {
     pub mode: Mode,
     /// Weight precision.
     pub precision: Precision,
-    /// The seeds' task type, if given.
+    /// IPFS Accelerate's task type, if given.
     pub task_type: Option<TaskType>,
     /// The candidates.
     pub candidates: Vec<Candidate>,
 }
 
-/// One candidate's evaluation (the seeds' `all_scores` entry).
+/// One candidate's evaluation (IPFS Accelerate's `all_scores` entry).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CandidateScore {
     /// Weighted score (0–1.1), `None` when the candidate cannot run the request.
     pub score: Option<f64>,
@@ -116,6 +117,7 @@ pub struct CandidateScore {
 
 /// The answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Selection {
     /// Model family.
     pub model_family: crate::Family,
@@ -149,6 +151,9 @@ pub struct Selection {
     pub all_scores: BTreeMap<String, CandidateScore>,
     /// Where the predictions come from.
     pub prediction_source: String,
+    /// The distributed-training plan on the recommended GPU type, when asked for (`distributed`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub distributed_config: Option<crate::plan::distributed::DistributedConfig>,
 }
 
 fn workload_for(spec: &ModelSpec, mode: Mode, task: Option<TaskType>) -> Result<(Mode, Workload), CoreError> {
@@ -276,6 +281,7 @@ pub fn select_hardware(
         explanation,
         all_scores,
         prediction_source,
+        distributed_config: None,
     })
 }
 

@@ -1,0 +1,51 @@
+//! `hwfit serve`: builds the server's options from flags and environment, sets up logging and the
+//! runtime, and runs `hwfit_server::serve`.
+
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use hwfit_server::ServerOptions;
+
+use crate::cli::ServeArgs;
+use crate::{model_input, output};
+
+/// Serves until SIGINT/SIGTERM.
+pub fn run(args: &ServeArgs) -> Result<()> {
+    let filter = if args.debug { "debug" } else { "info,tower_http=info" };
+    let subscriber = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| filter.into()))
+        .with_writer(std::io::stderr);
+    if args.log_format == "json" {
+        subscriber.json().init();
+    } else {
+        subscriber.init();
+    }
+    let hwfit = model_input::hwfit(args.config.as_deref())?;
+    let options = ServerOptions {
+        api_key: args.api_key.clone().filter(|k| !k.is_empty()),
+        cors_origins: args.cors_origins.clone(),
+        max_body_bytes: args.max_body_bytes,
+        request_timeout: Duration::from_secs(args.request_timeout),
+    };
+    let mut runtime = tokio::runtime::Builder::new_multi_thread();
+    if let Some(n) = args.workers {
+        anyhow::ensure!(n > 0, "--workers must be at least 1");
+        runtime.worker_threads(n);
+    }
+    let runtime = runtime.enable_all().build().context("cannot start the async runtime")?;
+    let addr = format!("{}:{}", args.host, args.port);
+    let addr = if args.host.contains(':') && !args.host.starts_with('[') {
+        format!("[{}]:{}", args.host, args.port)
+    } else {
+        addr
+    };
+    runtime.block_on(hwfit_server::serve(
+        &addr,
+        hwfit,
+        !args.no_detect,
+        args.database.clone(),
+        &options,
+        |bound| output::text(&format!("hwfit serve: listening on http://{bound}")),
+    ))?;
+    Ok(())
+}

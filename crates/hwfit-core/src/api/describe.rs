@@ -1,0 +1,234 @@
+//! Questions about a model or the catalogs: classify, models, one model's detail, resources,
+//! compatibility and devices.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use super::{defaults, Hwfit};
+use crate::catalog::CatalogSummary;
+use crate::{
+    estimate_resources, Classification, ClassifyRequest, CompatibilityMatrix, Component, CoreError, Device, Family,
+    HardwareType, Mode, Precision, ResourceRequest, ResourceRequirements, SpecSource, Subfamily,
+};
+
+/// Classify a model (`POST /models/classify`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct ClassifyModelRequest {
+    /// Model name or Hugging Face id.
+    pub model_name: String,
+    /// `transformers` class name, e.g. `GPT2LMHeadModel`.
+    pub model_class: Option<String>,
+    /// Hugging Face pipeline tags.
+    pub tasks: Vec<String>,
+    /// Method names the model offers.
+    pub methods: Vec<String>,
+    /// A Hugging Face `config.json` object: its `_name_or_path` and `architectures[0]` fill a missing
+    /// name and class.
+    pub model_config: Option<serde_json::Value>,
+}
+
+/// The catalog listing, optionally of one family (`GET /models`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct ModelsRequest {
+    /// Only models of this family.
+    pub family: Option<Family>,
+}
+
+/// One model's architecture (`POST /models/detail`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct ModelRequest {
+    /// Model name or Hugging Face id.
+    pub model_name: String,
+    /// A Hugging Face `config.json` object to read the architecture from.
+    pub model_config: Option<serde_json::Value>,
+}
+
+/// Everything about one model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ModelDetail {
+    /// Canonical name.
+    pub name: String,
+    /// Family.
+    pub family: Family,
+    /// Subfamily.
+    pub subfamily: Subfamily,
+    /// Longest sequence (0: none).
+    pub max_positions: u32,
+    /// The components (transformer stacks, convolutional nets, dense extras).
+    pub components: Vec<Component>,
+    /// Where the architecture comes from.
+    pub source: SpecSource,
+    /// Parameters, computed from the architecture.
+    pub parameters: u64,
+    /// Forward FLOPs per item at `flops_sequence_length` tokens.
+    pub flops_per_item: u64,
+    /// The sequence length of `flops_per_item` (128, or the model's maximum if shorter).
+    pub flops_sequence_length: u32,
+    /// KV cache per token at fp16, bytes (0 for models that generate no text).
+    pub kv_cache_bytes_per_token_fp16: u64,
+}
+
+/// Estimate the resources a model needs (`POST /resources`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct ResourcesRequest {
+    /// Model name or Hugging Face id.
+    pub model_name: String,
+    /// A Hugging Face `config.json` object to read the architecture from.
+    pub model_config: Option<serde_json::Value>,
+    /// The family the caller expects (refused if it contradicts the model's).
+    pub model_family: Option<Family>,
+    /// Where it runs (default `cpu`).
+    pub hardware: HardwareType,
+    /// Weight precision (default `fp32`).
+    pub precision: Precision,
+    /// Inference or training (default `inference`).
+    pub mode: Mode,
+    /// Items per step (default 1).
+    pub batch_size: u32,
+    /// Tokens per sequence (default 128).
+    pub sequence_length: u32,
+}
+
+impl Default for ResourcesRequest {
+    fn default() -> Self {
+        Self {
+            model_name: String::new(),
+            model_config: None,
+            model_family: None,
+            hardware: defaults::RESOURCES_HARDWARE,
+            precision: defaults::PRECISION,
+            mode: defaults::MODE,
+            batch_size: defaults::BATCH_SIZE,
+            sequence_length: defaults::SEQUENCE_LENGTH,
+        }
+    }
+}
+
+/// The resources answer: the model, where its numbers come from, and the requirements.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ResourcesAnswer {
+    /// Model.
+    pub model_name: String,
+    /// Family.
+    pub family: Family,
+    /// Subfamily.
+    pub subfamily: Subfamily,
+    /// Where the architecture comes from.
+    pub model_source: SpecSource,
+    /// The requirements (IPFS Accelerate's `resource_requirements`).
+    pub resource_requirements: ResourceRequirements,
+}
+
+/// The device catalog, optionally of one hardware type (`GET /devices`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct DevicesRequest {
+    /// Only devices of this hardware type.
+    pub hardware: Option<HardwareType>,
+}
+
+impl Hwfit {
+    /// Classifies a model into a family and subfamily, with the analyses behind it.
+    pub fn classify(&self, req: &ClassifyModelRequest) -> Result<Classification, CoreError> {
+        let mut request = ClassifyRequest {
+            model_name: String::from(req.model_name.trim()),
+            model_class: req.model_class.clone(),
+            tasks: req.tasks.clone(),
+            methods: req.methods.clone(),
+            hw_compatibility: None,
+        };
+        if let Some(value) = &req.model_config {
+            let config = crate::HfConfig::deserialize_value(value)?;
+            if request.model_name.is_empty() {
+                request.model_name = String::from(config.declared_name().unwrap_or_default());
+            }
+            if request.model_class.is_none() {
+                request.model_class = config.architectures.first().cloned();
+            }
+        }
+        if request.model_name.is_empty() {
+            return Err(CoreError::MissingField { field: "model_name" });
+        }
+        Ok(self.classifier.classify(&request))
+    }
+
+    /// The model catalog, optionally one family's part.
+    #[must_use]
+    pub fn models(&self, req: &ModelsRequest) -> Vec<CatalogSummary<'_>> {
+        self.catalog
+            .entries()
+            .iter()
+            .filter(|e| req.family.is_none_or(|f| e.spec().family == f))
+            .map(crate::catalog::CatalogEntry::summary)
+            .collect()
+    }
+
+    /// One model's architecture and derived figures.
+    pub fn model(&self, req: &ModelRequest) -> Result<ModelDetail, CoreError> {
+        let model = self.resolve_model(&req.model_name, req.model_config.as_ref(), None)?;
+        let spec = model.spec;
+        let seq = spec.max_positions.clamp(1, defaults::SEQUENCE_LENGTH);
+        Ok(ModelDetail {
+            parameters: spec.parameters(),
+            flops_per_item: spec.flops_per_item(seq),
+            flops_sequence_length: seq,
+            kv_cache_bytes_per_token_fp16: spec.kv_cache_bytes_per_token(2),
+            name: spec.name,
+            family: spec.family,
+            subfamily: spec.subfamily,
+            max_positions: spec.max_positions,
+            components: spec.components,
+            source: model.source,
+        })
+    }
+
+    /// Memory, CPU cores and disk a model needs on a hardware type.
+    pub fn resources(&self, req: &ResourcesRequest) -> Result<ResourcesAnswer, CoreError> {
+        let model = self.resolve_model(&req.model_name, req.model_config.as_ref(), req.model_family)?;
+        let requirements = estimate_resources(
+            &model.spec,
+            &ResourceRequest {
+                hardware: req.hardware,
+                precision: req.precision,
+                mode: req.mode,
+                batch_size: req.batch_size,
+                seq_length: req.sequence_length,
+            },
+        )?;
+        Ok(ResourcesAnswer {
+            model_name: model.spec.name,
+            family: model.spec.family,
+            subfamily: model.spec.subfamily,
+            model_source: model.source,
+            resource_requirements: requirements,
+        })
+    }
+
+    /// Which hardware types run which families and precisions.
+    #[must_use]
+    pub fn compat(&self) -> CompatibilityMatrix {
+        CompatibilityMatrix::build()
+    }
+
+    /// The device catalog, optionally one hardware type's part.
+    #[must_use]
+    pub fn devices(&self, req: &DevicesRequest) -> Vec<&Device> {
+        self.devices
+            .devices()
+            .iter()
+            .filter(|d| req.hardware.is_none_or(|h| d.hardware_type == h))
+            .collect()
+    }
+}

@@ -1,0 +1,106 @@
+//! The questions hwfit answers, one request type and one answer type each, with every default
+//! defined once ([`defaults`]). The faces — the CLI, the npm package, the HTTP server — gather
+//! inputs (flags, JS objects, HTTP bodies; detection or probing for `local` devices), call one
+//! method of [`Hwfit`] and render its answer, so all of them give the same answers.
+//!
+//! Requests use the field names of IPFS Accelerate's REST API (`model_name`, `batch_size`,
+//! `sequence_length`, `available_hardware` …); unknown fields are refused by name, missing ones
+//! take the defaults.
+//!
+//! ```
+//! use hwfit_core::api::{Hwfit, SelectRequest};
+//! use hwfit_core::HardwareType;
+//!
+//! let hwfit = Hwfit::builtin().unwrap();
+//! let request = SelectRequest {
+//!     hardware: hwfit_core::api::HardwareList::of(&[HardwareType::Cpu, HardwareType::Cuda]),
+//!     ..SelectRequest::model("bert-base-uncased")
+//! };
+//! let answer = hwfit.select(&request, &[]).unwrap();
+//! assert_eq!(answer.primary_recommendation.as_deref(), Some("cuda"));
+//! ```
+
+pub mod defaults;
+mod describe;
+mod inputs;
+mod performance;
+mod planning;
+mod targets;
+mod template;
+
+pub use describe::{
+    ClassifyModelRequest, DevicesRequest, ModelDetail, ModelRequest, ModelsRequest, ResourcesAnswer, ResourcesRequest,
+};
+pub use performance::{
+    AnalyzeRequest, BatchEntry, BatchModel, BatchSelectRequest, ModeAnalysis, ModelAnalysis, PerformanceSummary,
+    PredictAnswer, PredictEntry, PredictRequest, SelectRequest,
+};
+pub use planning::{
+    CompatibleRequest, DistributedPlanRequest, MapRequest, MatrixRequest, RecommendRequest, ResourcePoolRequest,
+};
+pub use targets::{resolve_candidates, HardwareList};
+pub use template::{Runtime, TemplateDecision, TemplateRequest};
+
+use crate::{Catalog, Classifier, CoreError, DeviceCatalog, PerfModel, SelectionConfig};
+
+/// Everything hwfit knows, parsed once: the model and device catalogs, the classifier, the fitted
+/// performance model and the selection config. Every question is a method.
+#[derive(Debug, Clone)]
+pub struct Hwfit {
+    catalog: Catalog,
+    devices: DeviceCatalog,
+    classifier: Classifier,
+    perf: PerfModel,
+    selection: SelectionConfig,
+}
+
+impl Hwfit {
+    /// The built-in knowledge with the default selection config.
+    pub fn builtin() -> Result<Self, CoreError> {
+        Ok(Self {
+            catalog: Catalog::builtin(),
+            devices: DeviceCatalog::builtin(),
+            classifier: Classifier::builtin(),
+            perf: PerfModel::builtin()?,
+            selection: SelectionConfig::default(),
+        })
+    }
+
+    /// The same knowledge with another selection config (IPFS Accelerate's config file).
+    #[must_use]
+    pub fn with_selection_config(mut self, config: SelectionConfig) -> Self {
+        self.selection = config;
+        self
+    }
+
+    /// The same knowledge with another classifier (custom family definitions).
+    #[must_use]
+    pub fn with_classifier(mut self, classifier: Classifier) -> Self {
+        self.classifier = classifier;
+        self
+    }
+
+    /// The model catalog.
+    #[must_use]
+    pub fn catalog(&self) -> &Catalog {
+        &self.catalog
+    }
+
+    /// The device catalog.
+    #[must_use]
+    pub fn devices_catalog(&self) -> &DeviceCatalog {
+        &self.devices
+    }
+
+    /// The performance model.
+    #[must_use]
+    pub fn perf(&self) -> &PerfModel {
+        &self.perf
+    }
+
+    /// The selection config in force.
+    #[must_use]
+    pub fn selection_config(&self) -> &SelectionConfig {
+        &self.selection
+    }
+}

@@ -1,0 +1,568 @@
+//! Questions about speed: predict, select, batch select and the per-model analysis.
+
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use super::targets::{keys, resolve_candidates, HardwareList};
+use super::{defaults, Hwfit};
+use crate::plan::distributed::{plan_distributed, DistributedConfig, DistributedRequest};
+use crate::{
+    select_hardware, Candidate, CoreError, Family, HardwareType, Mode, PerfRequest, Precision, Prediction,
+    PredictionSource, Selection, SelectionRequest, SpecSource, TaskType, ThroughputUnit, Workload,
+};
+
+/// Predict throughput, latency and memory (`POST /performance/predict`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct PredictRequest {
+    /// Model name or Hugging Face id.
+    pub model_name: String,
+    /// A Hugging Face `config.json` object to read the architecture from.
+    pub model_config: Option<serde_json::Value>,
+    /// The family the caller expects (refused if it contradicts the model's).
+    pub model_family: Option<Family>,
+    /// Hardware types, each predicted on its reference device (default: the local devices).
+    #[serde(alias = "available_hardware", alias = "hardware_platforms")]
+    pub hardware: HardwareList,
+    /// Concrete devices from the device catalog.
+    pub devices: Vec<String>,
+    /// Weight precision (default `fp32`).
+    pub precision: Precision,
+    /// `training` predicts a training step; `inference` (default) the workload below.
+    pub mode: Mode,
+    /// `forward`, `prefill`, `decode` or `train-step` (default: decode for text generators, forward
+    /// otherwise; `train-step` in training mode).
+    pub workload: Option<Workload>,
+    /// Items per step (default 1).
+    pub batch_size: u32,
+    /// Tokens per sequence, the KV context for decode (default 128).
+    pub sequence_length: u32,
+}
+
+impl Default for PredictRequest {
+    fn default() -> Self {
+        Self {
+            model_name: String::new(),
+            model_config: None,
+            model_family: None,
+            hardware: HardwareList::default(),
+            devices: Vec::new(),
+            precision: defaults::PRECISION,
+            mode: defaults::MODE,
+            workload: None,
+            batch_size: defaults::BATCH_SIZE,
+            sequence_length: defaults::SEQUENCE_LENGTH,
+        }
+    }
+}
+
+impl PredictRequest {
+    /// A request for `model` with every default.
+    #[must_use]
+    pub fn model(model: &str) -> Self {
+        Self {
+            model_name: String::from(model),
+            ..Self::default()
+        }
+    }
+}
+
+/// One target's prediction and the device it was made for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct PredictEntry {
+    /// The prediction.
+    #[serde(flatten)]
+    pub prediction: Prediction,
+    /// The device predicted on.
+    pub device: String,
+    /// Its hardware type.
+    pub hardware_type: HardwareType,
+}
+
+/// The predictions (IPFS Accelerate's `/performance/predict` answer plus what they rest on).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct PredictAnswer {
+    /// Model.
+    pub model_name: String,
+    /// Family.
+    pub model_family: Family,
+    /// Where the architecture comes from.
+    pub model_source: SpecSource,
+    /// Items per step.
+    pub batch_size: u32,
+    /// Tokens per sequence.
+    pub sequence_length: u32,
+    /// Precision.
+    pub precision: Precision,
+    /// Mode.
+    pub mode: Mode,
+    /// Workload predicted.
+    pub workload: Workload,
+    /// target (hardware type or device id) → prediction.
+    pub predictions: BTreeMap<String, PredictEntry>,
+}
+
+/// Select the hardware to run a model on (`POST /hardware/select`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct SelectRequest {
+    /// Model name or Hugging Face id.
+    pub model_name: String,
+    /// A Hugging Face `config.json` object to read the architecture from.
+    pub model_config: Option<serde_json::Value>,
+    /// The family the caller expects (refused if it contradicts the model's).
+    pub model_family: Option<Family>,
+    /// Hardware types to choose from (IPFS Accelerate's `available_hardware`; default: the local
+    /// devices).
+    #[serde(alias = "available_hardware", alias = "hardware_platforms")]
+    pub hardware: HardwareList,
+    /// Concrete devices to choose from.
+    pub devices: Vec<String>,
+    /// Weight precision (default `fp32`).
+    pub precision: Precision,
+    /// Inference (default) or training.
+    pub mode: Mode,
+    /// Items per step (default 1).
+    pub batch_size: u32,
+    /// Tokens per sequence (default 128).
+    pub sequence_length: u32,
+    /// IPFS Accelerate's task type (a training task implies training mode).
+    pub task_type: Option<TaskType>,
+    /// Also plan distributed training over `gpu_count` GPUs of the recommended type.
+    pub distributed: bool,
+    /// GPUs for a distributed plan (default 1).
+    pub gpu_count: u32,
+}
+
+impl Default for SelectRequest {
+    fn default() -> Self {
+        Self {
+            model_name: String::new(),
+            model_config: None,
+            model_family: None,
+            hardware: HardwareList::default(),
+            devices: Vec::new(),
+            precision: defaults::PRECISION,
+            mode: defaults::MODE,
+            batch_size: defaults::BATCH_SIZE,
+            sequence_length: defaults::SEQUENCE_LENGTH,
+            task_type: None,
+            distributed: false,
+            gpu_count: 1,
+        }
+    }
+}
+
+impl SelectRequest {
+    /// A request for `model` with every default.
+    #[must_use]
+    pub fn model(model: &str) -> Self {
+        Self {
+            model_name: String::from(model),
+            ..Self::default()
+        }
+    }
+}
+
+/// One model of a batch selection.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct BatchModel {
+    /// Model name or Hugging Face id.
+    pub name: String,
+    /// The family the caller expects.
+    pub family: Option<Family>,
+    /// A Hugging Face `config.json` object.
+    pub model_config: Option<serde_json::Value>,
+}
+
+/// Select hardware for several models (`POST /hardware/batch`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct BatchSelectRequest {
+    /// The models.
+    pub models: Vec<BatchModel>,
+    /// Hardware types to choose from (default: the local devices).
+    #[serde(alias = "available_hardware", alias = "hardware_platforms")]
+    pub hardware: HardwareList,
+    /// Concrete devices to choose from.
+    pub devices: Vec<String>,
+    /// Weight precision (default `fp32`).
+    pub precision: Precision,
+    /// Inference (default) or training.
+    pub mode: Mode,
+    /// Items per step (default 1).
+    pub batch_size: u32,
+    /// Tokens per sequence (default 128).
+    pub sequence_length: u32,
+    /// IPFS Accelerate's task type.
+    pub task_type: Option<TaskType>,
+}
+
+impl Default for BatchSelectRequest {
+    fn default() -> Self {
+        Self {
+            models: Vec::new(),
+            hardware: HardwareList::default(),
+            devices: Vec::new(),
+            precision: defaults::PRECISION,
+            mode: defaults::MODE,
+            batch_size: defaults::BATCH_SIZE,
+            sequence_length: defaults::SEQUENCE_LENGTH,
+            task_type: None,
+        }
+    }
+}
+
+/// One model's answer in a batch (IPFS Accelerate's shape).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct BatchEntry {
+    /// The best candidate, if any can run the request.
+    pub primary: Option<String>,
+    /// The other eligible candidates, best first.
+    pub fallbacks: Vec<String>,
+    /// Why.
+    pub explanation: String,
+    /// Where the predictions come from.
+    pub prediction_source: String,
+}
+
+/// Analyze a model across hardware and batch sizes (`POST /analysis/model`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct AnalyzeRequest {
+    /// Model name or Hugging Face id.
+    pub model_name: String,
+    /// A Hugging Face `config.json` object.
+    pub model_config: Option<serde_json::Value>,
+    /// The family the caller expects.
+    pub model_family: Option<Family>,
+    /// Batch sizes (default 1, 8, 32).
+    pub batch_sizes: Vec<u32>,
+    /// Hardware types (IPFS Accelerate's `hardware_platforms`; default: the local devices).
+    #[serde(alias = "hardware_platforms", alias = "available_hardware")]
+    pub hardware: HardwareList,
+    /// Concrete devices.
+    pub devices: Vec<String>,
+    /// Inference precision (default `fp32`; training uses it too where trainable, else `fp32`).
+    pub precision: Precision,
+    /// Tokens per sequence (default 128).
+    pub sequence_length: u32,
+}
+
+impl Default for AnalyzeRequest {
+    fn default() -> Self {
+        Self {
+            model_name: String::new(),
+            model_config: None,
+            model_family: None,
+            batch_sizes: Vec::new(),
+            hardware: HardwareList::default(),
+            devices: Vec::new(),
+            precision: defaults::PRECISION,
+            sequence_length: defaults::SEQUENCE_LENGTH,
+        }
+    }
+}
+
+/// A prediction in brief (IPFS Accelerate's analysis cell).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct PerformanceSummary {
+    /// Items, tokens or samples per second.
+    pub throughput: f64,
+    /// Its unit.
+    pub throughput_unit: ThroughputUnit,
+    /// Time per step, ms.
+    pub latency: f64,
+    /// Memory the step needs, MB.
+    pub memory_usage: f64,
+    /// Whether it fits the device.
+    pub fits_in_memory: bool,
+    /// Where the figure comes from.
+    pub source: PredictionSource,
+}
+
+/// A recommendation in brief.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Recommendation {
+    /// Best candidate.
+    pub primary: Option<String>,
+    /// The others, best first.
+    pub fallbacks: Vec<String>,
+}
+
+/// One mode of an analysis.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ModeAnalysis {
+    /// batch size → target → prediction (targets that cannot run it are left out; see `refused`).
+    pub performance: BTreeMap<String, BTreeMap<String, PerformanceSummary>>,
+    /// batch size → recommendation.
+    pub recommendations: BTreeMap<String, Recommendation>,
+    /// batch size → target → why it cannot run it.
+    pub refused: BTreeMap<String, BTreeMap<String, String>>,
+}
+
+/// The analysis (IPFS Accelerate's `/analysis/model` answer).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ModelAnalysis {
+    /// Model.
+    pub model_name: String,
+    /// Family.
+    pub model_family: Family,
+    /// Targets analysed.
+    pub hardware_platforms: Vec<String>,
+    /// Batch sizes analysed.
+    pub batch_sizes: Vec<u32>,
+    /// Precision of each mode.
+    pub precisions: BTreeMap<Mode, Precision>,
+    /// Inference.
+    pub inference: ModeAnalysis,
+    /// Training.
+    pub training: ModeAnalysis,
+}
+
+/// The workload a request means: training → a train step; else the one asked for, else decode for
+/// text generators and forward otherwise.
+fn workload_of(spec: &crate::ModelSpec, mode: Mode, workload: Option<Workload>) -> Workload {
+    match (mode, workload) {
+        (Mode::Training, _) => Workload::TrainStep,
+        (Mode::Inference, Some(w)) => w,
+        (Mode::Inference, None) if spec.is_generative() => Workload::Decode,
+        (Mode::Inference, None) => Workload::Forward,
+    }
+}
+
+impl Hwfit {
+    /// Predicts one step of the request on every target.
+    pub fn predict(&self, req: &PredictRequest, local: &[Candidate]) -> Result<PredictAnswer, CoreError> {
+        let model = self.resolve_model(&req.model_name, req.model_config.as_ref(), req.model_family)?;
+        let targets = resolve_candidates(&self.devices, &req.hardware, &req.devices, local)?;
+        let workload = workload_of(&model.spec, req.mode, req.workload);
+        let perf_req = PerfRequest {
+            precision: req.precision,
+            workload,
+            batch_size: req.batch_size,
+            seq_length: req.sequence_length,
+        };
+        let mut predictions = BTreeMap::new();
+        for c in &targets {
+            let prediction = self.perf.predict(&model.spec, &c.device, &perf_req)?;
+            predictions.insert(
+                c.key.clone(),
+                PredictEntry {
+                    prediction,
+                    device: c.device.name.clone(),
+                    hardware_type: c.device.hardware_type,
+                },
+            );
+        }
+        Ok(PredictAnswer {
+            model_name: model.spec.name,
+            model_family: model.spec.family,
+            model_source: model.source,
+            batch_size: req.batch_size,
+            sequence_length: req.sequence_length,
+            precision: req.precision,
+            mode: workload.mode(),
+            workload,
+            predictions,
+        })
+    }
+
+    /// Selects the hardware to run a model on, ranked by predicted performance.
+    pub fn select(&self, req: &SelectRequest, local: &[Candidate]) -> Result<Selection, CoreError> {
+        let model = self.resolve_model(&req.model_name, req.model_config.as_ref(), req.model_family)?;
+        let candidates = resolve_candidates(&self.devices, &req.hardware, &req.devices, local)?;
+        let mut selection = select_hardware(
+            &model.spec,
+            &SelectionRequest {
+                batch_size: req.batch_size,
+                seq_length: req.sequence_length,
+                mode: req.mode,
+                precision: req.precision,
+                task_type: req.task_type,
+                candidates: candidates.clone(),
+            },
+            &self.perf,
+            &self.selection,
+        )?;
+        if req.distributed {
+            selection.distributed_config = Some(distributed_for(&model.spec, &selection, &candidates, req)?);
+        }
+        Ok(selection)
+    }
+
+    /// Selects hardware for each model of a batch; a model that cannot be resolved is an error
+    /// naming it.
+    pub fn batch_select(
+        &self,
+        req: &BatchSelectRequest,
+        local: &[Candidate],
+    ) -> Result<BTreeMap<String, BatchEntry>, CoreError> {
+        if req.models.is_empty() {
+            return Err(CoreError::EmptyList { what: "models" });
+        }
+        let mut out = BTreeMap::new();
+        for m in &req.models {
+            let s = self.select(
+                &SelectRequest {
+                    model_name: m.name.clone(),
+                    model_config: m.model_config.clone(),
+                    model_family: m.family,
+                    hardware: req.hardware.clone(),
+                    devices: req.devices.clone(),
+                    precision: req.precision,
+                    mode: req.mode,
+                    batch_size: req.batch_size,
+                    sequence_length: req.sequence_length,
+                    task_type: req.task_type,
+                    ..SelectRequest::default()
+                },
+                local,
+            )?;
+            let key = if m.name.trim().is_empty() {
+                s.model_name.clone()
+            } else {
+                m.name.clone()
+            };
+            out.insert(
+                key,
+                BatchEntry {
+                    primary: s.primary_recommendation,
+                    fallbacks: s.fallback_options,
+                    explanation: s.explanation,
+                    prediction_source: s.prediction_source,
+                },
+            );
+        }
+        Ok(out)
+    }
+
+    /// Predictions and recommendations per batch size and mode on every target.
+    pub fn analyze(&self, req: &AnalyzeRequest, local: &[Candidate]) -> Result<ModelAnalysis, CoreError> {
+        let model = self.resolve_model(&req.model_name, req.model_config.as_ref(), req.model_family)?;
+        let candidates = resolve_candidates(&self.devices, &req.hardware, &req.devices, local)?;
+        let batch_sizes = if req.batch_sizes.is_empty() {
+            defaults::BATCH_SIZES.to_vec()
+        } else {
+            req.batch_sizes.clone()
+        };
+        let training_precision = if req.precision.is_trainable() {
+            req.precision
+        } else {
+            Precision::Fp32
+        };
+        let mut analysis = ModelAnalysis {
+            model_name: model.spec.name.clone(),
+            model_family: model.spec.family,
+            hardware_platforms: keys(&candidates),
+            batch_sizes: batch_sizes.clone(),
+            precisions: [(Mode::Inference, req.precision), (Mode::Training, training_precision)].into(),
+            inference: ModeAnalysis::default(),
+            training: ModeAnalysis::default(),
+        };
+        for (mode, precision) in [(Mode::Inference, req.precision), (Mode::Training, training_precision)] {
+            let part = match mode {
+                Mode::Inference => &mut analysis.inference,
+                Mode::Training => &mut analysis.training,
+            };
+            for &batch in &batch_sizes {
+                let s = select_hardware(
+                    &model.spec,
+                    &SelectionRequest {
+                        batch_size: batch,
+                        seq_length: req.sequence_length,
+                        mode,
+                        precision,
+                        task_type: None,
+                        candidates: candidates.clone(),
+                    },
+                    &self.perf,
+                    &self.selection,
+                )?;
+                let key = format!("{batch}");
+                let mut cells = BTreeMap::new();
+                let mut refused = BTreeMap::new();
+                for (target, score) in &s.all_scores {
+                    match (&score.predictions, &score.excluded) {
+                        (Some(p), None) => {
+                            cells.insert(target.clone(), summary(p));
+                        }
+                        (_, why) => {
+                            refused.insert(target.clone(), why.clone().unwrap_or_default());
+                        }
+                    }
+                }
+                part.performance.insert(key.clone(), cells);
+                if !refused.is_empty() {
+                    part.refused.insert(key.clone(), refused);
+                }
+                part.recommendations.insert(
+                    key,
+                    Recommendation {
+                        primary: s.primary_recommendation,
+                        fallbacks: s.fallback_options,
+                    },
+                );
+            }
+        }
+        Ok(analysis)
+    }
+}
+
+fn summary(p: &Prediction) -> PerformanceSummary {
+    PerformanceSummary {
+        throughput: p.throughput,
+        throughput_unit: p.throughput_unit,
+        latency: p.latency,
+        memory_usage: p.memory_usage,
+        fits_in_memory: p.fits_in_memory,
+        source: p.source,
+    }
+}
+
+/// The distributed plan on the recommended GPU type (a selection asked with `distributed`).
+fn distributed_for(
+    spec: &crate::ModelSpec,
+    selection: &Selection,
+    candidates: &[Candidate],
+    req: &SelectRequest,
+) -> Result<DistributedConfig, CoreError> {
+    let device = selection
+        .primary_recommendation
+        .as_ref()
+        .and_then(|key| candidates.iter().find(|c| &c.key == key))
+        .map(|c| c.device.clone())
+        .filter(|d| d.hardware_type.has_device_memory());
+    let Some(device) = device else {
+        return Err(CoreError::InvalidRequest(format!(
+            "distributed: the recommendation ({}) is not a GPU type that data-parallel training spreads over",
+            selection.primary_recommendation.as_deref().unwrap_or("none")
+        )));
+    };
+    plan_distributed(
+        spec,
+        &DistributedRequest {
+            gpu_count: req.gpu_count,
+            batch_size: req.batch_size,
+            seq_length: req.sequence_length,
+            max_memory_gb: None,
+            device: Some(device),
+        },
+    )
+}

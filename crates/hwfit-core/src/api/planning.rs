@@ -1,0 +1,278 @@
+//! Planning questions: the prediction matrix, the selection map, distributed training, resource
+//! pools, task recommendations and compatible models.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::{Deserialize, Serialize};
+
+use super::targets::{one_candidate, resolve_candidates, HardwareList};
+use super::{defaults, Hwfit};
+use crate::plan::distributed::{plan_distributed, DistributedConfig, DistributedRequest};
+use crate::plan::map::{selection_map, SelectionMap};
+use crate::plan::matrix::{prediction_matrix, PredictionMatrix};
+use crate::plan::pool::{resource_pool_config, ResourcePoolConfig};
+use crate::plan::recommend::{compatible_models, recommend_models_for_task, CompatibleModels, TaskRecommendations};
+use crate::{Candidate, CoreError, Family, HardwareType, Mode, ModelSpec, Precision};
+
+/// Predictions for models × hardware × batch sizes × precisions (`POST /performance/matrix`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct MatrixRequest {
+    /// Models (default: bert-base-uncased, t5-small, gpt2, vit-base-patch16-224).
+    pub models: Vec<String>,
+    /// Hardware types (default: every type with a reference device).
+    #[serde(alias = "hardware_platforms", alias = "available_hardware")]
+    pub hardware: HardwareList,
+    /// Concrete devices.
+    pub devices: Vec<String>,
+    /// Batch sizes (default 1, 8, 32).
+    pub batch_sizes: Vec<u32>,
+    /// Precisions (default `fp32`).
+    pub precisions: Vec<Precision>,
+    /// Inference (default) or training.
+    pub mode: Mode,
+    /// Tokens per sequence (default 128).
+    pub sequence_length: u32,
+}
+
+impl Default for MatrixRequest {
+    fn default() -> Self {
+        Self {
+            models: Vec::new(),
+            hardware: HardwareList::default(),
+            devices: Vec::new(),
+            batch_sizes: Vec::new(),
+            precisions: Vec::new(),
+            mode: defaults::MODE,
+            sequence_length: defaults::SEQUENCE_LENGTH,
+        }
+    }
+}
+
+/// The hardware selection map (`POST /hardware/map`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct MapRequest {
+    /// Families (default: all five).
+    pub model_families: Vec<Family>,
+    /// Batch sizes (default 1, 4, 16, 32, 64).
+    pub batch_sizes: Vec<u32>,
+    /// Hardware types (IPFS Accelerate's `hardware_platforms`; default: every type with a
+    /// reference device).
+    #[serde(alias = "hardware_platforms", alias = "available_hardware")]
+    pub hardware: HardwareList,
+    /// Concrete devices.
+    pub devices: Vec<String>,
+}
+
+/// Plan distributed training (`POST /training/distributed`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct DistributedPlanRequest {
+    /// Model name or Hugging Face id.
+    pub model_name: String,
+    /// A Hugging Face `config.json` object.
+    pub model_config: Option<serde_json::Value>,
+    /// The family the caller expects.
+    pub model_family: Option<Family>,
+    /// GPUs (required).
+    pub gpu_count: u32,
+    /// Per-GPU batch the user wants (required).
+    pub batch_size: u32,
+    /// Memory per GPU, GB (default: the device's, else 80).
+    pub max_memory_gb: Option<f64>,
+    /// The GPU model.
+    pub device: Option<String>,
+    /// Tokens per sequence (default 512).
+    pub sequence_length: u32,
+}
+
+impl Default for DistributedPlanRequest {
+    fn default() -> Self {
+        Self {
+            model_name: String::new(),
+            model_config: None,
+            model_family: None,
+            gpu_count: 0,
+            batch_size: 0,
+            max_memory_gb: None,
+            device: None,
+            sequence_length: defaults::DISTRIBUTED_SEQUENCE_LENGTH,
+        }
+    }
+}
+
+/// A resource-pool configuration for several models (`POST /resources/pool`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct ResourcePoolRequest {
+    /// Models.
+    pub models: Vec<String>,
+    /// Hardware types (default: every type with a reference device).
+    #[serde(alias = "hardware_platforms", alias = "available_hardware")]
+    pub hardware: HardwareList,
+    /// Concrete devices.
+    pub devices: Vec<String>,
+    /// Weight precision (default `fp16`).
+    pub precision: Precision,
+    /// Tokens per sequence (default 128).
+    pub sequence_length: u32,
+}
+
+impl Default for ResourcePoolRequest {
+    fn default() -> Self {
+        Self {
+            models: Vec::new(),
+            hardware: HardwareList::default(),
+            devices: Vec::new(),
+            precision: defaults::POOL_PRECISION,
+            sequence_length: defaults::SEQUENCE_LENGTH,
+        }
+    }
+}
+
+/// Catalog models for a Hugging Face pipeline task (`POST /models/recommend`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct RecommendRequest {
+    /// A pipeline task (`text-generation`, `image-classification` …).
+    pub task: String,
+    /// Hardware types allowed (default: every type with a reference device).
+    #[serde(alias = "hardware_platforms", alias = "available_hardware")]
+    pub hardware: HardwareList,
+    /// Concrete devices allowed.
+    pub devices: Vec<String>,
+}
+
+/// Which models run on one hardware type or device (`POST /models/compatible`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields)]
+pub struct CompatibleRequest {
+    /// Models.
+    pub models: Vec<String>,
+    /// The hardware type (or give `device`).
+    pub hardware: Option<HardwareType>,
+    /// A device from the device catalog.
+    pub device: Option<String>,
+}
+
+fn or_default<T: Copy>(given: &[T], default: &[T]) -> Vec<T> {
+    if given.is_empty() {
+        default.to_vec()
+    } else {
+        given.to_vec()
+    }
+}
+
+impl Hwfit {
+    /// The catalog models named (blank names are skipped; a list of none is an error).
+    fn specs<S: AsRef<str>>(&self, names: &[S]) -> Result<Vec<ModelSpec>, CoreError> {
+        let specs = names
+            .iter()
+            .map(|n| n.as_ref().trim())
+            .filter(|n| !n.is_empty())
+            .map(|n| Ok(self.catalog.resolve(n)?.spec))
+            .collect::<Result<Vec<_>, CoreError>>()?;
+        if specs.is_empty() {
+            return Err(CoreError::EmptyList { what: "models" });
+        }
+        Ok(specs)
+    }
+
+    /// Predictions for models × hardware × batch sizes × precisions.
+    pub fn matrix(&self, req: &MatrixRequest, local: &[Candidate]) -> Result<PredictionMatrix, CoreError> {
+        let models = if req.models.is_empty() {
+            self.specs(defaults::MATRIX_MODELS)?
+        } else {
+            self.specs(&req.models)?
+        };
+        let candidates = resolve_candidates(&self.devices, &req.hardware, &req.devices, local)?;
+        prediction_matrix(
+            &models,
+            &candidates,
+            &or_default(&req.batch_sizes, defaults::BATCH_SIZES),
+            &or_default(&req.precisions, &[defaults::PRECISION]),
+            req.mode,
+            req.sequence_length,
+            &self.perf,
+        )
+    }
+
+    /// The selection map: families × size categories × batch sizes × modes.
+    pub fn map(&self, req: &MapRequest, local: &[Candidate]) -> Result<SelectionMap, CoreError> {
+        let candidates = resolve_candidates(&self.devices, &req.hardware, &req.devices, local)?;
+        selection_map(
+            &self.catalog,
+            &candidates,
+            &or_default(&req.model_families, Family::ALL),
+            &or_default(&req.batch_sizes, defaults::MAP_BATCH_SIZES),
+            &self.perf,
+            &self.selection,
+        )
+    }
+
+    /// Plans distributed training: strategy, batches, memory, torchrun and DeepSpeed configs.
+    pub fn distributed(&self, req: &DistributedPlanRequest) -> Result<DistributedConfig, CoreError> {
+        let model = self.resolve_model(&req.model_name, req.model_config.as_ref(), req.model_family)?;
+        let device = req
+            .device
+            .as_deref()
+            .map(|d| self.devices.resolve(d).cloned())
+            .transpose()?;
+        plan_distributed(
+            &model.spec,
+            &DistributedRequest {
+                gpu_count: req.gpu_count,
+                batch_size: req.batch_size,
+                seq_length: req.sequence_length,
+                max_memory_gb: req.max_memory_gb,
+                device,
+            },
+        )
+    }
+
+    /// A resource-pool configuration for several models.
+    pub fn resource_pool(
+        &self,
+        req: &ResourcePoolRequest,
+        local: &[Candidate],
+    ) -> Result<ResourcePoolConfig, CoreError> {
+        let candidates = resolve_candidates(&self.devices, &req.hardware, &req.devices, local)?;
+        resource_pool_config(
+            &self.specs(&req.models)?,
+            &candidates,
+            req.precision,
+            req.sequence_length,
+            &self.perf,
+            &self.selection,
+        )
+    }
+
+    /// Catalog models for a task that run on the hardware allowed.
+    pub fn recommend(&self, req: &RecommendRequest, local: &[Candidate]) -> Result<TaskRecommendations, CoreError> {
+        if req.task.trim().is_empty() {
+            return Err(CoreError::MissingField { field: "task" });
+        }
+        let candidates = resolve_candidates(&self.devices, &req.hardware, &req.devices, local)?;
+        recommend_models_for_task(
+            &req.task,
+            &self.catalog,
+            &self.classifier,
+            &candidates,
+            &self.perf,
+            &self.selection,
+        )
+    }
+
+    /// Which of the models run on one hardware type or device.
+    pub fn compatible(&self, req: &CompatibleRequest) -> Result<CompatibleModels, CoreError> {
+        let candidate = one_candidate(&self.devices, req.hardware, req.device.as_deref())?;
+        compatible_models(&self.specs(&req.models)?, &candidate, &self.perf, &self.selection)
+    }
+}

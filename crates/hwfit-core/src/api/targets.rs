@@ -1,0 +1,207 @@
+//! Which hardware a question is about: hardware types (each on its reference device), concrete
+//! devices, or — when the request names neither — the devices the face found on this machine or in
+//! this browser, and failing those every hardware type the device catalog has a reference for.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use serde::de::{self, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::{Candidate, CoreError, DeviceCatalog, HardwareType};
+
+/// Hardware types named in a request: a list (`["cuda", "cpu"]`), a comma-separated string
+/// (`"cuda,cpu"`), one type (`"cuda"`), or `"all"` (every type with a reference device).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct HardwareList {
+    /// `all` was given.
+    pub all: bool,
+    /// The types named, in order.
+    pub types: Vec<HardwareType>,
+}
+
+impl HardwareList {
+    /// These types.
+    #[must_use]
+    pub fn of(types: &[HardwareType]) -> Self {
+        Self {
+            all: false,
+            types: types.to_vec(),
+        }
+    }
+
+    /// Every type with a reference device.
+    #[must_use]
+    pub fn all() -> Self {
+        Self {
+            all: true,
+            types: Vec::new(),
+        }
+    }
+
+    /// Whether nothing is named.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        !self.all && self.types.is_empty()
+    }
+
+    /// Parses `"cuda,cpu"`, `"all"`; a list that names nothing is an error.
+    pub fn parse(text: &str) -> Result<Self, CoreError> {
+        let mut out = Self::default();
+        for item in text.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+            out.push(item)?;
+        }
+        if out.is_empty() {
+            return Err(CoreError::EmptyList { what: "hardware" });
+        }
+        Ok(out)
+    }
+
+    fn push(&mut self, item: &str) -> Result<(), CoreError> {
+        if item.eq_ignore_ascii_case("all") {
+            self.all = true;
+        } else {
+            self.types.push(item.parse()?);
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for HardwareList {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.all {
+            return s.serialize_str("all");
+        }
+        self.types.serialize(s)
+    }
+}
+
+impl<'de> Deserialize<'de> for HardwareList {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct ListVisitor;
+        impl<'de> Visitor<'de> for ListVisitor {
+            type Value = HardwareList;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a hardware type, a comma-separated list, \"all\", or an array of hardware types")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<HardwareList, E> {
+                HardwareList::parse(v).map_err(E::custom)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<HardwareList, E> {
+                Ok(HardwareList::default())
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<HardwareList, A::Error> {
+                let mut out = HardwareList::default();
+                while let Some(item) = seq.next_element::<alloc::borrow::Cow<'de, str>>()? {
+                    out.push(&item).map_err(de::Error::custom)?;
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_any(ListVisitor)
+    }
+}
+
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for HardwareList {
+    fn schema_name() -> alloc::borrow::Cow<'static, str> {
+        "HardwareList".into()
+    }
+    fn json_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let item = g.subschema_for::<HardwareType>();
+        schemars::json_schema!({
+            "description": "Hardware types: an array, a comma-separated string, one type, or \"all\" (every type with a reference device).",
+            "anyOf": [
+                { "type": "array", "items": item },
+                { "type": "string" }
+            ]
+        })
+    }
+}
+
+/// The candidates a request is about. Named types and devices win; with none named, `local` (what
+/// the face detected or probed); with no local devices either, every type with a reference device.
+pub fn resolve_candidates<S: AsRef<str>>(
+    catalog: &DeviceCatalog,
+    hardware: &HardwareList,
+    devices: &[S],
+    local: &[Candidate],
+) -> Result<Vec<Candidate>, CoreError> {
+    if hardware.is_empty() && devices.is_empty() && !local.is_empty() {
+        return Ok(local.to_vec());
+    }
+    let mut out = crate::candidates_from(catalog, &hardware.types, devices)?;
+    if hardware.all || (hardware.is_empty() && devices.is_empty()) {
+        for hw in HardwareType::ALL {
+            if out.iter().any(|c| c.key == hw.as_str()) {
+                continue;
+            }
+            if let Ok(c) = Candidate::hardware(catalog, *hw) {
+                out.push(c);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A concrete device or hardware type in a request that names one (`compatible`, `distributed`).
+pub(crate) fn one_candidate(
+    catalog: &DeviceCatalog,
+    hardware: Option<HardwareType>,
+    device: Option<&str>,
+) -> Result<Candidate, CoreError> {
+    match (hardware, device) {
+        (_, Some(name)) => Ok(Candidate::device(catalog.resolve(name)?)),
+        (Some(hw), None) => Candidate::hardware(catalog, hw),
+        (None, None) => Err(CoreError::MissingField {
+            field: "hardware or device",
+        }),
+    }
+}
+
+/// The names of candidates, for answers.
+pub(crate) fn keys(candidates: &[Candidate]) -> Vec<String> {
+    candidates.iter().map(|c| c.key.clone()).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::string::ToString;
+
+    #[test]
+    fn lists_parse_from_strings_and_arrays() {
+        let l: HardwareList = serde_json::from_str(r#""cuda, cpu""#).unwrap();
+        assert_eq!(l.types, [HardwareType::Cuda, HardwareType::Cpu]);
+        let l: HardwareList = serde_json::from_str(r#"["webgpu","wasm"]"#).unwrap();
+        assert_eq!(l.types, [HardwareType::Webgpu, HardwareType::Wasm]);
+        let l: HardwareList = serde_json::from_str(r#""all""#).unwrap();
+        assert!(l.all && l.types.is_empty());
+        let err = serde_json::from_str::<HardwareList>(r#"["tpu"]"#)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("unknown hardware type 'tpu'"), "{err}");
+        assert!(serde_json::from_str::<HardwareList>("3").is_err());
+    }
+
+    #[test]
+    fn named_hardware_wins_over_local_devices() {
+        let catalog = DeviceCatalog::builtin();
+        let local = [Candidate::device(catalog.resolve("rtx 4090").unwrap())];
+        let none: [&str; 0] = [];
+        let named = resolve_candidates(&catalog, &HardwareList::of(&[HardwareType::Cpu]), &none, &local).unwrap();
+        assert_eq!(keys(&named), ["cpu"]);
+        let detected = resolve_candidates(&catalog, &HardwareList::default(), &none, &local).unwrap();
+        assert_eq!(detected, local);
+        let fallback = resolve_candidates(&catalog, &HardwareList::default(), &none, &[]).unwrap();
+        assert!(
+            fallback.len() >= 5,
+            "every type with a reference device: {:?}",
+            keys(&fallback)
+        );
+        let all = resolve_candidates(&catalog, &HardwareList::all(), &["rtx 4090"], &[]).unwrap();
+        assert_eq!(all[0].key, "nvidia-rtx-4090");
+        assert_eq!(all.iter().filter(|c| c.key == "cuda").count(), 1);
+    }
+}

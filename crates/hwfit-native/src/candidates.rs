@@ -1,0 +1,68 @@
+//! The devices a detection report lets hwfit predict on: catalog devices where the catalog knows
+//! them, measured profiles where it does not (or when calibrating). The browser's twin of this rule
+//! is `hwfit_core::browser::browser_candidates`.
+
+use hwfit_core::{measured_device, Candidate, Device, DeviceCatalog, MeasuredIdentity};
+
+use crate::report::{DetectedDevice, DetectionReport, Profile};
+
+/// Candidates from a report, and the devices left out with the reason.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DetectedCandidates {
+    /// One candidate per distinct device (eight identical GPUs are one candidate, `cuda:0`).
+    pub candidates: Vec<Candidate>,
+    /// `key (name): why` for each device that cannot be predicted on.
+    pub skipped: Vec<String>,
+}
+
+/// The device a detected one is predicted on, or why there is none.
+fn profile_of(d: &DetectedDevice, catalog: &DeviceCatalog, calibrate: bool) -> Result<Device, String> {
+    let measured = |m: &hwfit_core::Measurement| {
+        measured_device(
+            MeasuredIdentity {
+                id: format!("measured-{}", d.key.replace(':', "-")),
+                name: d.name.clone(),
+                vendor: String::new(),
+                hardware_type: d.hardware_type,
+                memory_gb: d.memory_mb as f64 / 1024.0,
+            },
+            m,
+        )
+    };
+    match (&d.catalog_id, &d.benchmark) {
+        (_, Some(m)) if calibrate => Ok(measured(m)),
+        (Some(id), _) => catalog
+            .by_id(id)
+            .cloned()
+            .ok_or_else(|| format!("catalog device '{id}' no longer exists (refresh the detection)")),
+        (None, Some(m)) => Ok(measured(m)),
+        (None, None) => Err(String::from("unknown to the catalog and not benchmarked")),
+    }
+}
+
+/// The candidates of `report`: with `calibrate`, every benchmarked device on its measured figures.
+#[must_use]
+pub fn candidates(report: &DetectionReport, catalog: &DeviceCatalog, calibrate: bool) -> DetectedCandidates {
+    let mut out = DetectedCandidates {
+        candidates: Vec::new(),
+        skipped: Vec::new(),
+    };
+    for d in &report.devices {
+        match profile_of(d, catalog, calibrate) {
+            Ok(device) => {
+                let same = out
+                    .candidates
+                    .iter()
+                    .any(|c| c.device == device || (d.profile == Profile::Catalog && c.device.id == device.id));
+                if !same {
+                    out.candidates.push(Candidate {
+                        key: d.key.clone(),
+                        device,
+                    });
+                }
+            }
+            Err(why) => out.skipped.push(format!("{} ({}): {why}", d.key, d.name)),
+        }
+    }
+    out
+}

@@ -1,0 +1,58 @@
+//! Request bodies and query strings parsed into the core's request types, with IPFS Accelerate's
+//! error shapes instead of axum's plain-text rejections.
+
+use axum::body::Bytes;
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use axum::http::StatusCode;
+use serde::de::DeserializeOwned;
+
+use crate::error::ApiError;
+
+/// A JSON body (an empty body is `{}`: every field takes its default).
+pub struct JsonBody<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, ApiError> {
+        let bytes = Bytes::from_request(req, state).await.map_err(|e| {
+            if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                ApiError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "request body is larger than the server's limit",
+                )
+            } else {
+                ApiError::new(e.status(), e.body_text())
+            }
+        })?;
+        let text: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
+            b"{}"
+        } else {
+            &bytes
+        };
+        Ok(Self(serde_json::from_slice(text)?))
+    }
+}
+
+/// A query string.
+pub struct QueryArgs<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for QueryArgs<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
+        let query = parts.uri.query().unwrap_or_default();
+        let pairs: serde_json::Map<String, serde_json::Value> = query
+            .split('&')
+            .filter(|p| !p.is_empty())
+            .map(|p| {
+                let (k, v) = p.split_once('=').unwrap_or((p, ""));
+                (k.to_owned(), serde_json::Value::String(v.to_owned()))
+            })
+            .collect();
+        serde_json::from_value(serde_json::Value::Object(pairs))
+            .map(Self)
+            .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, format!("invalid query: {e}")))
+    }
+}

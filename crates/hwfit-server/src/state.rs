@@ -1,0 +1,115 @@
+//! What every request shares: the core's knowledge (read-only) and this host's detection, made
+//! once, lazily and off the request path. Nothing mutable is shared, so any number of instances can
+//! run behind a load balancer.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::http::StatusCode;
+use hwfit_core::{Candidate, Hwfit};
+use hwfit_native::{BenchmarkScope, DetectOptions, Detection};
+use serde::Serialize;
+use tokio::sync::OnceCell;
+
+use crate::error::ApiError;
+
+/// The shared state.
+pub struct AppState {
+    /// The core's knowledge.
+    pub hwfit: Hwfit,
+    /// Whether to detect this host's hardware (for `/hardware/detect` and questions naming none).
+    pub detect: bool,
+    /// The benchmark database named at start (reported by `/health`).
+    pub database: Option<PathBuf>,
+    detection: OnceCell<Result<Arc<Detection>, String>>,
+}
+
+/// `/health`'s answer (IPFS Accelerate's shape).
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct Health {
+    /// `healthy`.
+    pub status: &'static str,
+    /// hwfit's version.
+    pub version: &'static str,
+    /// Which parts answer.
+    pub available_components: Components,
+    /// Whether a benchmark database is connected (none yet: the benchmark database is its own work).
+    pub database_connected: bool,
+}
+
+/// The components `/health` reports (IPFS Accelerate's flags).
+#[allow(clippy::struct_excessive_bools)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
+pub struct Components {
+    /// Hardware selection.
+    pub hardware_selection: bool,
+    /// Performance prediction (the fitted analytic model).
+    pub hardware_prediction: bool,
+    /// Hardware detection on this host.
+    pub hardware_detection: bool,
+    /// A benchmark database.
+    pub database: bool,
+}
+
+impl AppState {
+    /// The state; detection starts in the background when `detect` is set.
+    #[must_use]
+    pub fn new(hwfit: Hwfit, detect: bool, database: Option<PathBuf>) -> Self {
+        Self {
+            hwfit,
+            detect,
+            database,
+            detection: OnceCell::new(),
+        }
+    }
+
+    /// `/health`.
+    #[must_use]
+    pub fn health(&self) -> Health {
+        Health {
+            status: "healthy",
+            version: env!("CARGO_PKG_VERSION"),
+            available_components: Components {
+                hardware_selection: true,
+                hardware_prediction: true,
+                hardware_detection: self.detect,
+                database: false,
+            },
+            database_connected: false,
+        }
+    }
+
+    /// This host's detection (cached by hwfit-native; probed once per process).
+    pub async fn detection(&self) -> Result<Arc<Detection>, ApiError> {
+        if !self.detect {
+            return Err(ApiError::new(
+                StatusCode::NOT_FOUND,
+                "hardware detection is off on this server (started with --no-detect)",
+            ));
+        }
+        self.detection
+            .get_or_init(|| async {
+                tokio::task::spawn_blocking(|| {
+                    Arc::new(hwfit_native::detect(&DetectOptions {
+                        benchmark: BenchmarkScope::Unknown,
+                        ..DetectOptions::default()
+                    }))
+                })
+                .await
+                .map_err(|e| format!("detection failed: {e}"))
+            })
+            .await
+            .clone()
+            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e))
+    }
+
+    /// The candidates for a question that names no hardware: this host's devices (none when
+    /// detection is off, so the core falls back to every hardware type).
+    pub async fn local_for(&self, needed: bool) -> Result<Vec<Candidate>, ApiError> {
+        if !needed || !self.detect {
+            return Ok(Vec::new());
+        }
+        let detection = self.detection().await?;
+        Ok(hwfit_native::candidates(&detection.report, self.hwfit.devices_catalog(), false).candidates)
+    }
+}

@@ -1,0 +1,407 @@
+//! The server over real HTTP on 127.0.0.1 (a random free port): every route, every error class,
+//! auth, CORS and graceful shutdown.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use hwfit_core::Hwfit;
+use hwfit_server::ServerOptions;
+use serde_json::{json, Value};
+
+struct Server {
+    base: String,
+    stop: tokio::sync::oneshot::Sender<()>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+async fn start(options: ServerOptions) -> Server {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr: SocketAddr = listener.local_addr().unwrap();
+    let app = hwfit_server::router(
+        hwfit_server::AppState::new(Hwfit::builtin().unwrap(), false, None),
+        &options,
+    )
+    .unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(async move {
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async {
+                let _ = stopped.await;
+            })
+            .await
+            .unwrap();
+    });
+    Server {
+        base: format!("http://{addr}"),
+        stop,
+        task,
+    }
+}
+
+async fn post(base: &str, path: &str, body: &str) -> (u16, Value) {
+    let r = reqwest::Client::new()
+        .post(format!("{base}{path}"))
+        .header("content-type", "application/json")
+        .body(body.to_owned())
+        .send()
+        .await
+        .unwrap();
+    let status = r.status().as_u16();
+    (status, r.json().await.unwrap())
+}
+
+async fn get(base: &str, path: &str) -> (u16, Value) {
+    let r = reqwest::get(format!("{base}{path}")).await.unwrap();
+    let status = r.status().as_u16();
+    (status, r.json().await.unwrap())
+}
+
+#[tokio::test]
+async fn every_route_answers_with_the_guides_fields() {
+    let s = start(ServerOptions::default()).await;
+    let b = &s.base;
+    let (status, health) = get(b, "/health").await;
+    assert_eq!(status, 200);
+    assert_eq!(health["status"], "healthy");
+    assert!(health["available_components"]["hardware_selection"].as_bool().unwrap());
+
+    let (status, sel) = post(b, "/hardware/select", r#"{"model_name": "bert-base-uncased", "model_family": "embedding", "batch_size": 16, "sequence_length": 128, "mode": "inference", "precision": "fp32", "available_hardware": ["cpu", "cuda"], "task_type": null, "distributed": false, "gpu_count": 1}"#).await;
+    assert_eq!(status, 200, "{sel}");
+    for field in [
+        "model_family",
+        "model_name",
+        "model_size",
+        "model_size_category",
+        "batch_size",
+        "sequence_length",
+        "precision",
+        "mode",
+        "primary_recommendation",
+        "fallback_options",
+        "compatible_hardware",
+        "explanation",
+        "prediction_source",
+    ] {
+        assert!(sel.get(field).is_some(), "select lacks {field}: {sel}");
+    }
+    assert_eq!(sel["primary_recommendation"], "cuda");
+    assert_eq!(sel["fallback_options"], json!(["cpu"]));
+
+    let (status, batch) = post(b, "/hardware/batch", r#"{"models": [{"name": "bert-base-uncased", "family": "embedding"}, {"name": "gpt2", "family": "text_generation"}, {"name": "t5-small", "family": "text_generation"}], "batch_size": 1, "mode": "inference", "hardware": "cpu,cuda"}"#).await;
+    assert_eq!(status, 200, "{batch}");
+    for m in ["bert-base-uncased", "gpt2", "t5-small"] {
+        assert!(
+            batch[m]["primary"].is_string() && batch[m]["fallbacks"].is_array(),
+            "{batch}"
+        );
+    }
+
+    let (status, map) = post(b, "/hardware/map", r#"{"model_families": ["embedding", "vision"], "batch_sizes": [1, 8], "hardware_platforms": ["cpu", "cuda", "mps"]}"#).await;
+    assert_eq!(status, 200, "{map}");
+    let families = map["model_families"].as_object().unwrap();
+    assert_eq!(families.keys().collect::<Vec<_>>(), ["embedding", "vision"]);
+    assert!(map["model_families"]["embedding"]["inference"]["batch_sizes"]["8"]["primary"].is_string());
+
+    let (status, pred) = post(b, "/performance/predict", r#"{"model_name": "bert-base-uncased", "model_family": "embedding", "hardware": ["cuda", "cpu"], "batch_size": 16, "sequence_length": 128, "mode": "inference", "precision": "fp32"}"#).await;
+    assert_eq!(status, 200, "{pred}");
+    for hw in ["cuda", "cpu"] {
+        let p = &pred["predictions"][hw];
+        for field in ["throughput", "latency", "memory_usage"] {
+            assert!(p[field].as_f64().unwrap() > 0.0, "{hw} {field}: {p}");
+        }
+        assert!(p["source"].is_string());
+    }
+
+    let (status, dist) = post(b, "/training/distributed", r#"{"model_name": "gpt2", "model_family": "text_generation", "gpu_count": 8, "batch_size": 16, "max_memory_gb": 16}"#).await;
+    assert_eq!(status, 200, "{dist}");
+    let per = dist["per_gpu_batch_size"].as_u64().unwrap() * dist["gradient_accumulation_steps"].as_u64().unwrap() * 8;
+    assert_eq!(dist["global_batch_size"].as_u64().unwrap(), per);
+    assert!(dist["estimated_memory"]["per_gpu_gb"].as_f64().unwrap() > 0.0);
+
+    let (status, analysis) = post(b, "/analysis/model", r#"{"model_name": "bert-base-uncased", "model_family": "embedding", "batch_sizes": [1, 8, 32], "hardware_platforms": ["cpu", "cuda"]}"#).await;
+    assert_eq!(status, 200, "{analysis}");
+    assert!(
+        analysis["inference"]["performance"]["1"]["cpu"]["throughput"]
+            .as_f64()
+            .unwrap()
+            > 0.0
+    );
+    assert!(analysis["training"]["recommendations"]["32"]["primary"].is_string());
+
+    let (status, c) = post(
+        b,
+        "/models/classify",
+        r#"{"model_name": "openai/whisper-small", "tasks": ["automatic-speech-recognition"]}"#,
+    )
+    .await;
+    assert_eq!((status, c["family"].as_str()), (200, Some("audio")));
+    let (status, models) = get(b, "/models?family=vision").await;
+    assert_eq!(status, 200);
+    assert!(models.as_array().unwrap().iter().all(|m| m["family"] == "vision"));
+    let (status, detail) = post(b, "/models/detail", r#"{"model_name": "gpt2"}"#).await;
+    assert_eq!(
+        (status, detail["parameters"].as_u64().map(|p| p / 1_000_000)),
+        (200, Some(124))
+    );
+    let (status, rec) = post(
+        b,
+        "/models/recommend",
+        r#"{"task": "text-generation", "hardware": ["cuda"]}"#,
+    )
+    .await;
+    assert_eq!(status, 200, "{rec}");
+    assert!(!rec["recommendations"].as_array().unwrap().is_empty());
+    let (status, comp) = post(
+        b,
+        "/models/compatible",
+        r#"{"models": ["gpt2", "meta-llama/Meta-Llama-3-8B"], "device": "rtx 4090"}"#,
+    )
+    .await;
+    assert_eq!(status, 200, "{comp}");
+    assert!(comp["compatible"]
+        .as_array()
+        .unwrap()
+        .contains(&json!("openai-community/gpt2")));
+    let (status, res) = post(
+        b,
+        "/resources",
+        r#"{"model_name": "gpt2", "hardware": "cuda", "precision": "fp16"}"#,
+    )
+    .await;
+    assert_eq!(status, 200, "{res}");
+    assert!(res["resource_requirements"]["min_memory_mb"].as_u64().unwrap() > 0);
+    let (status, pool) = post(
+        b,
+        "/resources/pool",
+        r#"{"models": ["gpt2", "bert-base-uncased"], "hardware": ["cuda", "cpu"]}"#,
+    )
+    .await;
+    assert_eq!(status, 200, "{pool}");
+    assert!(pool["resource_pool_config"]["recommended_timeout_mins"].is_number());
+    let (status, matrix) = post(
+        b,
+        "/performance/matrix",
+        r#"{"models": ["gpt2"], "hardware": ["cpu"], "batch_sizes": [1, 4]}"#,
+    )
+    .await;
+    assert_eq!(status, 200, "{matrix}");
+    assert!(matrix["models"].as_object().unwrap().len() == 1);
+    let (status, compat) = get(b, "/compat").await;
+    assert_eq!(status, 200);
+    assert!(compat["model_families"]["vision"].is_object());
+    let (status, devices) = get(b, "/devices?hardware=mps").await;
+    assert_eq!(status, 200);
+    assert!(devices.as_array().unwrap().iter().all(|d| d["hardware_type"] == "mps"));
+    let (status, t) = post(
+        b,
+        "/templates",
+        r#"{"model_name": "bert-base-uncased", "runtime": "transformers.js"}"#,
+    )
+    .await;
+    assert_eq!(status, 200, "{t}");
+    assert_eq!(t["template"], "transformers.js/starter.mjs.j2");
+    let (status, _) = get(b, "/hardware/detect").await;
+    assert_eq!(status, 404, "detection is off in this server");
+    let _ = s.stop.send(());
+    s.task.await.unwrap();
+}
+
+#[tokio::test]
+async fn errors_have_the_guides_shape_and_status() {
+    let s = start(ServerOptions {
+        max_body_bytes: 4096,
+        ..ServerOptions::default()
+    })
+    .await;
+    let b = &s.base;
+    let cases: &[(&str, &str, u16, &str)] = &[
+        (
+            "/hardware/select",
+            r#"{"model_name": "bert-base-uncased""#,
+            400,
+            "line 1",
+        ),
+        (
+            "/hardware/select",
+            r#"{"model_name": "no-such-model-xyz"}"#,
+            404,
+            "unknown model",
+        ),
+        (
+            "/hardware/select",
+            r#"{"model_name": "bertt-uncased"}"#,
+            404,
+            "did you mean",
+        ),
+        (
+            "/performance/predict",
+            r#"{"model_name": "gpt2", "devices": ["not a gpu 9000"]}"#,
+            404,
+            "unknown device",
+        ),
+        (
+            "/hardware/select",
+            r#"{"model_name": "gpt2", "batch_sise": 3}"#,
+            422,
+            "batch_sise",
+        ),
+        (
+            "/hardware/select",
+            r#"{"model_name": "gpt2", "batch_size": "sixteen"}"#,
+            422,
+            "invalid type",
+        ),
+        (
+            "/hardware/select",
+            r#"{"model_name": "gpt2", "batch_size": 0}"#,
+            422,
+            "batch_size",
+        ),
+        (
+            "/hardware/select",
+            r#"{"model_name": "gpt2", "precision": "fp7"}"#,
+            422,
+            "precision",
+        ),
+        (
+            "/hardware/select",
+            r#"{"model_name": "gpt2", "model_family": "vision"}"#,
+            422,
+            "model_family",
+        ),
+        ("/hardware/select", "{}", 422, "model_name is required"),
+        (
+            "/resources",
+            r#"{"model_name": "gpt2", "sequence_length": 5000}"#,
+            422,
+            "sequence_length",
+        ),
+    ];
+    for (path, body, status, needle) in cases {
+        let (got, v) = post(b, path, body).await;
+        assert_eq!(got, *status, "{path} {body}: {v}");
+        assert_eq!(v["status"], "error", "{v}");
+        let message = v["message"].as_str().unwrap();
+        assert!(message.contains(needle), "{path} {body}: '{message}' lacks '{needle}'");
+    }
+    let big = format!(r#"{{"model_name": "{}"}}"#, "x".repeat(10_000));
+    let (status, v) = post(b, "/hardware/select", &big).await;
+    assert_eq!((status, v["status"].as_str()), (413, Some("error")));
+    let (status, v) = get(b, "/no/such/route").await;
+    assert_eq!((status, v["status"].as_str()), (404, Some("error")));
+    let r = reqwest::Client::new()
+        .delete(format!("{b}/health"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status().as_u16(), 405);
+    assert_eq!(r.json::<Value>().await.unwrap()["status"], "error");
+    let (status, v) = get(b, "/models?family=robots").await;
+    assert_eq!((status, v["status"].as_str()), (422, Some("error")));
+    let _ = s.stop.send(());
+}
+
+#[tokio::test]
+async fn an_api_key_guards_every_route_but_health() {
+    let s = start(ServerOptions {
+        api_key: Some("s3cret".into()),
+        cors_origins: vec!["https://app.example".into()],
+        ..ServerOptions::default()
+    })
+    .await;
+    let client = reqwest::Client::new();
+    let b = &s.base;
+    assert_eq!(
+        client
+            .get(format!("{b}/health"))
+            .send()
+            .await
+            .unwrap()
+            .status()
+            .as_u16(),
+        200
+    );
+    let r = client.get(format!("{b}/compat")).send().await.unwrap();
+    assert_eq!(r.status().as_u16(), 401);
+    assert_eq!(r.json::<Value>().await.unwrap()["status"], "error");
+    let wrong = client
+        .get(format!("{b}/compat"))
+        .bearer_auth("s3cres")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(wrong.status().as_u16(), 401);
+    let ok = client
+        .get(format!("{b}/compat"))
+        .bearer_auth("s3cret")
+        .header("origin", "https://app.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(ok.status().as_u16(), 200);
+    assert_eq!(
+        ok.headers().get("access-control-allow-origin").unwrap(),
+        "https://app.example"
+    );
+    let _ = s.stop.send(());
+}
+
+#[tokio::test]
+async fn the_openapi_document_lists_exactly_the_served_routes() {
+    let s = start(ServerOptions::default()).await;
+    let (status, doc) = get(&s.base, "/openapi.json").await;
+    assert_eq!(status, 200);
+    assert_eq!(doc["openapi"], "3.1.0");
+    let paths = doc["paths"].as_object().unwrap();
+    assert_eq!(paths.len(), hwfit_server::routes::ROUTES.len());
+    let client = reqwest::Client::new();
+    for (path, ops) in paths {
+        for (method, op) in ops.as_object().unwrap() {
+            let r = match method.as_str() {
+                "get" => client.get(format!("{}{path}", s.base)).send().await.unwrap(),
+                "post" => client
+                    .post(format!("{}{path}", s.base))
+                    .body("{}")
+                    .send()
+                    .await
+                    .unwrap(),
+                other => panic!("unexpected method {other}"),
+            };
+            let body: Value = r.json().await.unwrap();
+            let status = body.get("message").and_then(Value::as_str).unwrap_or_default();
+            assert!(
+                !status.starts_with("no such route") && !status.starts_with("method not allowed"),
+                "{method} {path} is documented but not served: {body}"
+            );
+            let schema = &op["responses"]["200"]["content"]["application/json"]["schema"];
+            assert!(
+                schema.is_object() || schema.is_boolean(),
+                "{method} {path} has no answer schema"
+            );
+        }
+    }
+    // Every $ref resolves to a component.
+    let text = doc.to_string();
+    let components = doc["components"]["schemas"].as_object().unwrap();
+    for r in text.split("\"$ref\":\"#/components/schemas/").skip(1) {
+        let name = &r[..r.find('"').unwrap()];
+        assert!(components.contains_key(name), "dangling $ref {name}");
+    }
+    assert!(components.contains_key("SelectRequest") && components.contains_key("Selection"));
+    let _ = s.stop.send(());
+}
+
+#[tokio::test]
+async fn shutdown_lets_in_flight_requests_finish() {
+    let s = start(ServerOptions::default()).await;
+    let base = s.base.clone();
+    let in_flight = tokio::spawn(async move { post(&base, "/hardware/map", "{}").await });
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    let _ = s.stop.send(());
+    let (status, map) = in_flight.await.unwrap();
+    assert_eq!(status, 200, "{map}");
+    tokio::time::timeout(Duration::from_secs(30), s.task)
+        .await
+        .unwrap()
+        .unwrap();
+}
