@@ -1,10 +1,23 @@
 //! # hwfit-core
 //!
-//! The pure, `no_std` + `alloc` heart of hwfit: it knows models (catalog, Hugging Face `config.json`
-//! ingestion, name-based estimates), classifies them into families, estimates the resources they need
-//! on a hardware type at a precision, and states which hardware supports which families and
-//! precisions. It does no I/O, reads no clock and holds no global state; the faces (CLI, wasm, server)
-//! probe, read files and present.
+//! The pure, `no_std` + `alloc` heart of hwfit. It holds every decision; the faces (CLI, wasm,
+//! server) probe, read files and present.
+//!
+//! - **Models**: the model [`catalog`], Hugging Face `config.json` ingestion ([`hf_config`]) and
+//!   name-based estimates ([`name_estimate`]), all as a [`ModelSpec`]; the [`classifier`] puts them
+//!   into families.
+//! - **Hardware**: hardware types and their family and precision support ([`compat`]), the
+//!   [`device`] catalog of concrete devices with sourced peak figures, device profiles built from
+//!   microbenchmark results ([`measure`]), and what a machine or browser offers ([`available`],
+//!   [`browser`]).
+//! - **Estimates**: the resources (memory) a model needs on a hardware type at a precision
+//!   ([`resources`]), and the analytic performance model ([`perf`]): a roofline with efficiencies
+//!   fitted to public measurements, predicting throughput, latency and memory.
+//! - **Decisions**: hardware selection ranked by predictions ([`select`]), and the planning outputs
+//!   ([`plan`]): the prediction matrix, the hardware selection map, distributed-training and
+//!   resource-pool configurations, and task → model recommendations.
+//!
+//! It does no I/O, reads no clock and holds no global state.
 //!
 //! ```
 //! use hwfit_core::{Catalog, Classifier, ClassifyRequest};

@@ -34,8 +34,9 @@ impl Precision {
     /// - Plain types: their width.
     /// - Q4_0: 32 × 4 bits + one 16-bit scale per block = 144 bits / 32 = 4.5.
     /// - Q8_0: 32 × 8 bits + one 16-bit scale = 272 / 32 = 8.5.
-    /// - Q4_K_M: measured from GGUF file sizes in `shared/data/llm_tokens_per_second.csv`
-    ///   (Llama 3 8B: 4.58 GiB / 8.03 B = 4.90; Llama 3 70B: 39.59 GiB / 70.55 B = 4.82), mean 4.86.
+    /// - Q4_K_M: measured from GGUF file sizes in `data/measured/llm_tokens_per_second.csv`
+    ///   (`model_size_GB`, from XiongjieDai/GPU-Benchmarks-on-LLM-Inference; Llama 3 8B: 4.58 GiB /
+    ///   8.03 B = 4.90; Llama 3 70B: 39.59 GiB / 70.55 B = 4.82), mean 4.86.
     /// - Q5_K_M: Q5_K's 5.5 bpw (256-weight super-blocks: 5 bits + 6-bit scales/mins + two fp16)
     ///   with the same share of tensors at Q6_K (6.5625 bpw) that lifts Q4_K (4.5) to Q4_K_M (4.86),
     ///   i.e. 17.5 %: 5.5 × 0.825 + 6.5625 × 0.175 = 5.69.
@@ -106,7 +107,7 @@ mod tests {
 
     #[test]
     fn q4_k_m_matches_the_shared_data_file_sizes_within_two_percent() {
-        // Llama 3 8B (8.03 B params) Q4_K_M GGUF is 4.58 GiB in shared/data.
+        // Llama 3 8B (8.03 B params) Q4_K_M GGUF is 4.58 GiB in data/measured/llm_tokens_per_second.csv.
         let gib = Precision::Q4KM.weight_bytes(8_030_000_000) / f64::from(1u32 << 30);
         assert!((gib / 4.58 - 1.0).abs() < 0.02, "{gib}");
     }

@@ -101,8 +101,13 @@ pub fn range_error(message: &str) -> JsValue {
     js_sys::RangeError::new(message).into()
 }
 
-/// A core error as the JS error of its kind: out-of-range numbers and unknown enum values are
-/// `RangeError`s, unknown models/devices and impossible requests plain `Error`s.
+/// A core error as the JS error of its kind: out-of-range numbers, too-long sequences and
+/// [`CoreError::UnknownValue`] (a name the core itself parses, such as a task) are `RangeError`s;
+/// unknown models/devices and impossible requests are plain `Error`s.
+///
+/// An unknown enum value in an input object (`hardware: "tpu"`, `precision: "fp12"`) never reaches
+/// this function: the enum's `Deserialize` refuses it while [`from_js`] reads the object, so it is a
+/// `TypeError`, like every other wrong shape.
 pub fn core_error(e: &CoreError) -> JsValue {
     match e {
         // As in the platform (`new Intl.NumberFormat("en", {style: "x"})`), a value outside the

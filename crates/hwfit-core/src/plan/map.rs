@@ -153,3 +153,131 @@ pub fn selection_map(
             .collect(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec;
+
+    use super::*;
+    use crate::{DeviceCatalog, PerfRequest, Workload};
+
+    /// A data-centre GPU with 16 GB and a desktop CPU with 192 GB: small models prefer the GPU, but
+    /// large training batches only fit the CPU's memory.
+    fn t4_and_i9() -> Vec<Candidate> {
+        crate::candidates_from(&DeviceCatalog::builtin(), &[], &["T4", "i9-13900K"]).unwrap()
+    }
+
+    fn map(candidates: &[Candidate]) -> SelectionMap {
+        selection_map(
+            &Catalog::builtin(),
+            candidates,
+            &PerfModel::builtin().unwrap(),
+            &SelectionConfig::default(),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn every_family_is_mapped_at_the_guides_batch_sizes_on_its_medium_model() {
+        let m = map(&t4_and_i9());
+        assert_eq!(m.hardware_platforms, ["nvidia-t4", "intel-core-i9-13900k"]);
+        assert_eq!(m.precisions[&Mode::Inference], Precision::Fp16);
+        assert_eq!(m.precisions[&Mode::Training], Precision::Bf16);
+        assert_eq!(m.model_families.len(), Family::ALL.len());
+        // The representative is the first catalog model of the family with 1e8 < parameters <= 1e9
+        // (the default "medium" category): BERT base 110 M, GPT-2 124 M, ViT-L 304 M (ViT-B's 86 M
+        // is "small"), Whisper small 244 M, CLIP ViT-B/32 151 M.
+        for (family, model) in [
+            (Family::Embedding, "google-bert/bert-base-uncased"),
+            (Family::TextGeneration, "openai-community/gpt2"),
+            (Family::Vision, "google/vit-large-patch16-224"),
+            (Family::Audio, "openai/whisper-small"),
+            (Family::Multimodal, "openai/clip-vit-base-patch32"),
+        ] {
+            let f = &m.model_families[&family];
+            for by_batch in [&f.inference.batch_sizes, &f.training.batch_sizes] {
+                let keys: Vec<&str> = by_batch.keys().map(String::as_str).collect();
+                // String keys, so in text order.
+                assert_eq!(keys, ["1", "16", "32", "4", "64"], "{family}");
+                assert!(by_batch.values().all(|e| e.model == model), "{family}: {by_batch:?}");
+            }
+        }
+        // Size categories hold the first model of each category.
+        let audio = &m.model_families[&Family::Audio].model_sizes;
+        assert_eq!(audio["small"][&Mode::Inference].model, "openai/whisper-tiny");
+        assert_eq!(audio["medium"][&Mode::Inference].model, "openai/whisper-small");
+        assert_eq!(audio["large"][&Mode::Training].model, "openai/whisper-large-v3");
+        assert!(!m.model_families[&Family::Embedding].model_sizes.contains_key("large"));
+    }
+
+    #[test]
+    fn every_primary_and_fallback_is_a_distinct_candidate() {
+        let candidates = t4_and_i9();
+        let keys: Vec<&str> = candidates.iter().map(|c| c.key.as_str()).collect();
+        let m = map(&candidates);
+        let mut entries = 0;
+        for f in m.model_families.values() {
+            let sized = f.model_sizes.values().flat_map(BTreeMap::values);
+            let batched = f.inference.batch_sizes.values().chain(f.training.batch_sizes.values());
+            for e in sized.chain(batched) {
+                entries += 1;
+                match &e.primary {
+                    Some(p) => {
+                        assert!(keys.contains(&p.as_str()), "{e:?}");
+                        assert!(!e.fallbacks.contains(p), "{e:?}");
+                    }
+                    None => assert!(e.fallbacks.is_empty(), "{e:?}"),
+                }
+                assert!(e.fallbacks.iter().all(|f| keys.contains(&f.as_str())), "{e:?}");
+            }
+        }
+        // 5 families × 2 modes × 5 batch sizes, plus 2 modes for each size category present (every
+        // family has at least its medium model).
+        assert!(entries >= 5 * 2 * 5 + 5 * 2, "{entries}");
+    }
+
+    #[test]
+    fn whisper_training_leaves_the_t4_once_the_batch_outgrows_its_16_gb() {
+        let candidates = t4_and_i9();
+        let audio = &map(&candidates).model_families[&Family::Audio].training.batch_sizes;
+        for (batch, primary, fallbacks) in [
+            ("1", "nvidia-t4", vec!["intel-core-i9-13900k"]),
+            ("4", "nvidia-t4", vec!["intel-core-i9-13900k"]),
+            ("16", "nvidia-t4", vec!["intel-core-i9-13900k"]),
+            ("32", "intel-core-i9-13900k", vec![]),
+            ("64", "intel-core-i9-13900k", vec![]),
+        ] {
+            assert_eq!(audio[batch].primary.as_deref(), Some(primary), "batch {batch}");
+            assert_eq!(audio[batch].fallbacks, fallbacks, "batch {batch}");
+        }
+        // What the move rests on: the performance model's own memory verdict on the T4.
+        let whisper = Catalog::builtin().resolve("whisper-small").unwrap().spec;
+        let fits = |batch| {
+            let req = PerfRequest {
+                precision: Precision::Bf16,
+                workload: Workload::TrainStep,
+                batch_size: batch,
+                seq_length: 128,
+            };
+            PerfModel::builtin()
+                .unwrap()
+                .predict(&whisper, &candidates[0].device, &req)
+                .unwrap()
+                .fits_in_memory
+        };
+        assert!(fits(16));
+        assert!(!fits(32));
+    }
+
+    #[test]
+    fn no_candidates_is_an_error() {
+        let err = selection_map(
+            &Catalog::builtin(),
+            &[],
+            &PerfModel::builtin().unwrap(),
+            &SelectionConfig::default(),
+        )
+        .unwrap_err();
+        assert_eq!(err, CoreError::NoCandidates);
+    }
+}

@@ -150,3 +150,149 @@ pub fn prediction_matrix(
         prediction_source: String::from("analytic_model"),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::perf::ThroughputUnit;
+    use crate::{Catalog, DeviceCatalog, HardwareType};
+
+    fn specs(names: &[&str]) -> Vec<ModelSpec> {
+        names
+            .iter()
+            .map(|n| Catalog::builtin().resolve(n).unwrap().spec)
+            .collect()
+    }
+
+    fn cuda_and_mps() -> Vec<Candidate> {
+        let hw = [HardwareType::Cuda, HardwareType::Mps];
+        crate::candidates_from(&DeviceCatalog::builtin(), &hw, &[] as &[&str]).unwrap()
+    }
+
+    fn matrix(
+        models: &[&str],
+        batch_sizes: &[u32],
+        precisions: &[Precision],
+        mode: Mode,
+        seq: u32,
+    ) -> Result<PredictionMatrix, CoreError> {
+        prediction_matrix(
+            &specs(models),
+            &cuda_and_mps(),
+            batch_sizes,
+            precisions,
+            mode,
+            seq,
+            &PerfModel::builtin().unwrap(),
+        )
+    }
+
+    fn unit(cell: &Cell) -> Option<ThroughputUnit> {
+        match cell {
+            Cell::Predicted { throughput_unit, .. } => Some(*throughput_unit),
+            Cell::Refused { .. } => None,
+        }
+    }
+
+    #[test]
+    fn an_unsupported_precision_is_a_refused_cell_and_the_rest_are_predicted() {
+        let m = matrix(
+            &["gpt2", "bert-base-uncased"],
+            &[1, 8],
+            &[Precision::Fp16, Precision::Fp8],
+            Mode::Inference,
+            128,
+        )
+        .unwrap();
+        assert_eq!(m.hardware_platforms, ["cuda", "mps"]);
+        assert_eq!(m.batch_sizes, [1, 8]);
+        let gpt2 = &m.models["openai-community/gpt2"];
+        assert_eq!(gpt2.category, Family::TextGeneration);
+        assert_eq!(m.models["google-bert/bert-base-uncased"].category, Family::Embedding);
+        for (model, expected_unit) in [
+            // A text generator is predicted decoding, an encoder running forward passes.
+            ("openai-community/gpt2", ThroughputUnit::Tokens),
+            ("google-bert/bert-base-uncased", ThroughputUnit::Items),
+        ] {
+            let row = &m.models[model].predictions;
+            assert_eq!(row.keys().map(String::as_str).collect::<Vec<_>>(), ["cuda", "mps"]);
+            for by_batch in row.values() {
+                assert_eq!(by_batch.keys().map(String::as_str).collect::<Vec<_>>(), ["1", "8"]);
+            }
+            for batch in ["1", "8"] {
+                // FP8 runs on CUDA (Ada/Hopper tensor cores); Apple GPUs have no FP8.
+                assert_eq!(unit(&row["cuda"][batch][&Precision::Fp16]), Some(expected_unit));
+                assert_eq!(unit(&row["cuda"][batch][&Precision::Fp8]), Some(expected_unit));
+                assert_eq!(unit(&row["mps"][batch][&Precision::Fp16]), Some(expected_unit));
+                assert_eq!(
+                    row["mps"][batch][&Precision::Fp8],
+                    Cell::Refused {
+                        error: String::from(
+                            "mps does not support precision fp8 \
+                             (supported: fp32, fp16, bf16, int8, int4, q4_0, q4_k_m, q5_k_m, q8_0, f16)"
+                        )
+                    }
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn training_predicts_train_steps_and_refuses_quantized_weights() {
+        let m = matrix(
+            &["gpt2", "bert-base-uncased"],
+            &[4],
+            &[Precision::Bf16, Precision::Int8],
+            Mode::Training,
+            128,
+        )
+        .unwrap();
+        assert_eq!(m.mode, Mode::Training);
+        for row in m.models.values() {
+            for hw in ["cuda", "mps"] {
+                let cells = &row.predictions[hw]["4"];
+                assert_eq!(unit(&cells[&Precision::Bf16]), Some(ThroughputUnit::Samples));
+                assert_eq!(
+                    cells[&Precision::Int8],
+                    Cell::Refused {
+                        error: String::from(
+                            "training at int8 is not supported: quantized weights cannot be trained \
+                             directly (use fp32, fp16 or bf16)"
+                        )
+                    }
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_sequence_longer_than_the_model_is_cut_to_its_maximum_not_refused() {
+        // GPT-2 has 1024 positions.
+        let m = matrix(&["gpt2"], &[1], &[Precision::Fp16], Mode::Inference, 4096).unwrap();
+        let row = &m.models["openai-community/gpt2"].predictions;
+        assert_eq!(unit(&row["cuda"]["1"][&Precision::Fp16]), Some(ThroughputUnit::Tokens));
+    }
+
+    #[test]
+    fn empty_lists_and_bad_batch_sizes_are_errors() {
+        let p = [Precision::Fp16];
+        let perf = PerfModel::builtin().unwrap();
+        let models = specs(&["gpt2"]);
+        let targets = cuda_and_mps();
+        let empty = |what| CoreError::EmptyList { what };
+        let run = |models: &[ModelSpec], targets: &[Candidate], batches: &[u32], precisions: &[Precision]| {
+            prediction_matrix(models, targets, batches, precisions, Mode::Inference, 128, &perf).unwrap_err()
+        };
+        assert_eq!(run(&[], &targets, &[1], &p), empty("models"));
+        assert_eq!(run(&models, &[], &[1], &p), empty("hardware"));
+        assert_eq!(run(&models, &targets, &[], &p), empty("batch sizes"));
+        assert_eq!(run(&models, &targets, &[1], &[]), empty("precisions"));
+        assert!(matches!(
+            run(&models, &targets, &[1, 0], &p),
+            CoreError::InvalidNumber {
+                field: "batch_size",
+                ..
+            }
+        ));
+    }
+}

@@ -167,3 +167,101 @@ pub fn resource_pool_config(
         ),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Catalog, DeviceCatalog};
+
+    fn pool(models: &[&str], devices: &[&str]) -> Result<ResourcePoolConfig, CoreError> {
+        let specs: Vec<ModelSpec> = models
+            .iter()
+            .map(|n| Catalog::builtin().resolve(n).unwrap().spec)
+            .collect();
+        let candidates = crate::candidates_from(&DeviceCatalog::builtin(), &[], devices).unwrap();
+        resource_pool_config(
+            &specs,
+            &candidates,
+            Precision::Fp16,
+            128,
+            &PerfModel::builtin().unwrap(),
+            &SelectionConfig::default(),
+        )
+    }
+
+    // Llama 2 7B at fp16: 6,738,149,376 weights × 2 B = 12,852 MiB of weights alone, and the
+    // recommended memory is at least 1.2 × that = 15,422.4 MiB. One fits the RTX 4090's 24 GB
+    // (24,576 MiB); two need more than 30,844 MiB.
+
+    #[test]
+    fn one_7b_model_stays_loaded_on_a_24_gb_card() {
+        let p = pool(&["llama-2-7b"], &["RTX 4090"]).unwrap();
+        let s = &p.resource_pool_config;
+        assert_eq!(s.max_memory_mb, 24_576);
+        assert!(!s.low_memory_mode);
+        assert_eq!(s.recommended_timeout_mins, 30);
+        assert!(
+            p.explanation.ends_with("so they can all stay loaded."),
+            "{}",
+            p.explanation
+        );
+    }
+
+    #[test]
+    fn two_7b_models_exceed_a_24_gb_card_and_turn_on_low_memory_mode() {
+        let p = pool(&["llama-2-7b", "llama 2 7b chat"], &["RTX 4090"]).unwrap();
+        let s = &p.resource_pool_config;
+        assert!(s.low_memory_mode);
+        assert_eq!(s.recommended_timeout_mins, 10);
+        assert!(p.resource_requirements.total_memory_mb > 30_844);
+        assert_eq!(p.resource_requirements.per_model.len(), 2);
+        assert!(p.explanation.contains("low-memory mode"), "{}", p.explanation);
+        let hw = &p.hardware_recommendations;
+        assert_eq!(hw.preferred_hardware, "nvidia-rtx-4090");
+        assert_eq!(hw.torch_device.as_deref(), Some("cuda:0"));
+    }
+
+    #[test]
+    fn a_tied_vote_goes_to_the_first_models_choice_and_sets_the_memory_budget() {
+        // GPT-2 runs best on the RTX 4090; Llama 3 70B (141 GB of fp16 weights) fits only the
+        // M2 Ultra's 192 GB. One vote each: the first model's choice is preferred, and its memory is
+        // the budget the pool is judged against.
+        let devices = ["RTX 4090", "M2 Ultra"];
+        let gpt2_first = pool(&["gpt2", "llama 3 70b"], &devices).unwrap();
+        let llama_first = pool(&["llama 3 70b", "gpt2"], &devices).unwrap();
+        for p in [&gpt2_first, &llama_first] {
+            let per_model = &p.hardware_recommendations.per_model;
+            assert_eq!(per_model["openai-community/gpt2"], "nvidia-rtx-4090");
+            assert_eq!(per_model["meta-llama/Meta-Llama-3-70B"], "apple-m2-ultra");
+        }
+        assert_eq!(
+            gpt2_first.hardware_recommendations.preferred_hardware,
+            "nvidia-rtx-4090"
+        );
+        assert_eq!(gpt2_first.resource_pool_config.max_memory_mb, 24 * 1024);
+        assert!(gpt2_first.resource_pool_config.low_memory_mode);
+        assert_eq!(
+            llama_first.hardware_recommendations.preferred_hardware,
+            "apple-m2-ultra"
+        );
+        assert_eq!(
+            llama_first.hardware_recommendations.torch_device.as_deref(),
+            Some("mps")
+        );
+        assert_eq!(llama_first.resource_pool_config.max_memory_mb, 192 * 1024);
+        assert!(!llama_first.resource_pool_config.low_memory_mode);
+    }
+
+    #[test]
+    fn no_models_or_a_model_that_fits_nowhere_is_an_error() {
+        assert_eq!(
+            pool(&[], &["RTX 4090"]).unwrap_err(),
+            CoreError::EmptyList { what: "models" }
+        );
+        let err = pool(&["llama 3 70b"], &["RTX 4090"]).unwrap_err();
+        assert!(
+            matches!(&err, CoreError::DoesNotFit { what, .. } if what == "meta-llama/Meta-Llama-3-70B on any candidate"),
+            "{err:?}"
+        );
+    }
+}

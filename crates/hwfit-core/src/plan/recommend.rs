@@ -177,3 +177,150 @@ pub fn compatible_models(
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{DeviceCatalog, Family, Subfamily};
+
+    fn on(device: &str) -> Vec<Candidate> {
+        crate::candidates_from(&DeviceCatalog::builtin(), &[], &[device]).unwrap()
+    }
+
+    fn recommend(task: &str, device: &str) -> Result<TaskRecommendations, CoreError> {
+        recommend_models_for_task(
+            task,
+            &Catalog::builtin(),
+            &Classifier::builtin(),
+            &on(device),
+            &PerfModel::builtin().unwrap(),
+            &SelectionConfig::default(),
+        )
+    }
+
+    fn names(r: &TaskRecommendations) -> Vec<&str> {
+        r.recommendations.iter().map(|m| m.model_name.as_str()).collect()
+    }
+
+    #[test]
+    fn a_task_maps_to_models_of_its_family_and_subfamily() {
+        for (task, family, subfamilies) in [
+            (
+                "text-generation",
+                Family::TextGeneration,
+                &[Subfamily::CausalLm, Subfamily::ChatModel][..],
+            ),
+            (
+                "image-classification",
+                Family::Vision,
+                &[Subfamily::ImageClassifier][..],
+            ),
+            (
+                "automatic-speech-recognition",
+                Family::Audio,
+                &[Subfamily::SpeechRecognition][..],
+            ),
+            (
+                "feature-extraction",
+                Family::Embedding,
+                &[Subfamily::SentenceTransformer][..],
+            ),
+            (
+                "zero-shot-image-classification",
+                Family::Multimodal,
+                &[Subfamily::ImageTextEncoder][..],
+            ),
+        ] {
+            let r = recommend(task, "RTX 4090").unwrap();
+            assert_eq!(r.task, task);
+            assert_eq!(r.hardware_constraints, ["nvidia-rtx-4090"]);
+            assert!(!r.recommendations.is_empty(), "{task}");
+            assert!(r.recommendations.len() <= MAX_RECOMMENDATIONS);
+            for m in &r.recommendations {
+                assert_eq!(m.family, family, "{task}: {}", m.model_name);
+                assert!(
+                    subfamilies.contains(&m.subfamily),
+                    "{task}: {} {}",
+                    m.model_name,
+                    m.subfamily
+                );
+                assert_eq!(m.recommended_hardware, "nvidia-rtx-4090");
+            }
+            // Most confident first, then smallest.
+            for pair in r.recommendations.windows(2) {
+                let (a, b) = (&pair[0], &pair[1]);
+                assert!(
+                    a.confidence > b.confidence || (a.confidence >= b.confidence && a.parameters <= b.parameters),
+                    "{task}: {} before {}",
+                    a.model_name,
+                    b.model_name
+                );
+            }
+        }
+        let speech = recommend("automatic-speech-recognition", "RTX 4090").unwrap();
+        assert!(names(&speech).contains(&"openai/whisper-large-v3"));
+        assert!(!names(&speech).contains(&"google-bert/bert-base-uncased"));
+    }
+
+    #[test]
+    fn models_that_do_not_fit_the_constraints_are_not_recommended() {
+        // LLaVA 1.5 7B: 7.06e9 × 2 B = 14.1 GB of fp16 weights. The T4 (16 GB) holds it; WebAssembly's
+        // 4 GB address space does not, so only BLIP (0.25 B) is left there.
+        let llava = "llava-hf/llava-1.5-7b-hf";
+        let blip = "Salesforce/blip-image-captioning-base";
+        let t4 = recommend("image-to-text", "T4").unwrap();
+        assert!(
+            names(&t4).contains(&llava) && names(&t4).contains(&blip),
+            "{:?}",
+            names(&t4)
+        );
+        let wasm = recommend("image-to-text", "wasm").unwrap();
+        assert_eq!(names(&wasm), [blip]);
+        assert_eq!(wasm.recommendations[0].recommended_hardware, "wasm");
+    }
+
+    #[test]
+    fn an_unknown_task_is_an_error_listing_the_known_ones() {
+        let err = recommend("make-coffee", "RTX 4090").unwrap_err();
+        let CoreError::UnknownValue { what, value, expected } = err else {
+            panic!("{err:?}");
+        };
+        assert_eq!((what, value.as_str()), ("task", "make-coffee"));
+        assert!(expected.split(", ").any(|t| t == "text-generation"), "{expected}");
+    }
+
+    #[test]
+    fn incompatible_models_are_listed_with_the_reason() {
+        let models: Vec<ModelSpec> = ["gpt2", "llama 3 70b", "bert-base-uncased"]
+            .iter()
+            .map(|n| Catalog::builtin().resolve(n).unwrap().spec)
+            .collect();
+        let candidate = &on("RTX 4090")[0];
+        let c = compatible_models(
+            &models,
+            candidate,
+            &PerfModel::builtin().unwrap(),
+            &SelectionConfig::default(),
+        )
+        .unwrap();
+        assert_eq!(c.hardware, "nvidia-rtx-4090");
+        assert_eq!(c.device, "NVIDIA GeForce RTX 4090");
+        assert_eq!(c.compatible, ["openai-community/gpt2", "google-bert/bert-base-uncased"]);
+        assert_eq!(c.incompatible.len(), 1);
+        // Llama 3 70B needs at least its fp16 weights: 70.55e9 × 2 B = 131.4 GiB.
+        let why = &c.incompatible["meta-llama/Meta-Llama-3-70B"];
+        let needs: f64 = why
+            .strip_prefix("does not fit in 24.0 GB (needs ")
+            .and_then(|r| r.strip_suffix(" GB)"))
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{why}"));
+        assert!(needs > 131.4, "{why}");
+        let none = compatible_models(
+            &[],
+            candidate,
+            &PerfModel::builtin().unwrap(),
+            &SelectionConfig::default(),
+        );
+        assert_eq!(none.unwrap_err(), CoreError::EmptyList { what: "models" });
+    }
+}

@@ -1,5 +1,4 @@
 use alloc::string::ToString;
-use alloc::vec;
 use alloc::vec::Vec;
 
 use super::*;
@@ -143,5 +142,4 @@ fn nothing_eligible_is_an_answer_without_a_recommendation() {
         "{}",
         s.explanation
     );
-    let _ = vec![0];
 }
