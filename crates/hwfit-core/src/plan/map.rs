@@ -171,6 +171,8 @@ mod tests {
         selection_map(
             &Catalog::builtin(),
             candidates,
+            Family::ALL,
+            &[1, 4, 16, 32, 64],
             &PerfModel::builtin().unwrap(),
             &SelectionConfig::default(),
         )
@@ -274,6 +276,8 @@ mod tests {
         let err = selection_map(
             &Catalog::builtin(),
             &[],
+            Family::ALL,
+            &[1],
             &PerfModel::builtin().unwrap(),
             &SelectionConfig::default(),
         )
