@@ -31,7 +31,20 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
         } else {
             &bytes
         };
-        Ok(Self(serde_json::from_slice(text)?))
+        let mut de = serde_json::Deserializer::from_slice(text);
+        let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {
+            let path = e.path().to_string();
+            let mut err = ApiError::from(e.into_inner());
+            if path != "." && err.status == StatusCode::UNPROCESSABLE_ENTITY {
+                err.message = format!(
+                    "invalid request: {path}: {}",
+                    err.message.trim_start_matches("invalid request: ")
+                );
+            }
+            err
+        })?;
+        de.end()?;
+        Ok(Self(value))
     }
 }
 
