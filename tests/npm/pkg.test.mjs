@@ -27,23 +27,55 @@ test("classify and resources return camelCase objects", () => {
   const c = hwfit.classify({ modelName: "gpt2" });
   assert.equal(c.family, "text_generation");
   assert.ok(c.subfamilyConfidence >= 0 && Array.isArray(c.analyses));
-  const r = hwfit.resources({ model: "gpt2", hardware: "cpu", batchSize: 2 });
+  const r = hwfit.resources({ modelName: "gpt2", hardware: "cpu", batchSize: 2 });
   assert.equal(r.modelName, "openai-community/gpt2");
-  assert.ok(r.minMemoryMb > 0 && r.recommendedMemoryMb >= r.minMemoryMb);
-  assert.ok(r.breakdown.weightsMb > 400);
+  assert.equal(r.modelSource.kind, "catalog");
+  const need = r.resourceRequirements;
+  assert.ok(need.minMemoryMb > 0 && need.recommendedMemoryMb >= need.minMemoryMb);
+  assert.ok(need.breakdown.weightsMb > 400);
 });
 
 test("predict, select and matrix", async () => {
-  const p = await hwfit.predict({ model: "Llama 3 8B", hardware: ["webgpu"], precision: "q4_k_m" });
+  const p = await hwfit.predict({ modelName: "Llama 3 8B", hardware: ["webgpu"], precision: "q4_k_m" });
+  assert.equal(p.workload, "decode");
+  assert.equal(p.sequenceLength, 128);
   const w = p.predictions.webgpu;
   assert.ok(w.throughput > 0 && w.throughputUnit === "tokens/s");
+  assert.equal(w.hardwareType, "webgpu");
   assert.match(w.source, /^analytic_model/);
-  const s = await hwfit.select({ model: "bert-base-uncased", hardware: ["cpu", "cuda"], batchSize: 16 });
+  const s = await hwfit.select({ modelName: "bert-base-uncased", hardware: "cpu,cuda", batchSize: 16 });
   assert.equal(s.primaryRecommendation, "cuda");
   assert.ok(s.allScores.cpu.predictions.latency > s.allScores.cuda.predictions.latency);
-  const m = await hwfit.matrix({ models: ["gpt2"], hardware: ["wasm"], batchSizes: [1], precisions: ["fp32", "q4_k_m"] });
+  const m = hwfit.matrix({ models: ["gpt2"], hardware: ["wasm"], batchSizes: [1], precisions: ["fp32", "q4_k_m"] });
   const cells = m.models["openai-community/gpt2"].predictions.wasm["1"];
   assert.ok("q4_k_m" in cells && "fp32" in cells, JSON.stringify(Object.keys(cells)));
+});
+
+test("every question of the core is an export", async () => {
+  assert.equal(hwfit.model({ modelName: "gpt2" }).family, "text_generation");
+  assert.ok(Object.keys(hwfit.compat()).length > 0);
+  const b = await hwfit.batchSelect({ models: [{ name: "gpt2" }, { name: "bert-base-uncased" }], hardware: ["cpu", "cuda"] });
+  assert.deepEqual(Object.keys(b).sort(), ["bert-base-uncased", "gpt2"]);
+  const a = await hwfit.analyze({ modelName: "bert-base-uncased", hardware: ["cpu"], batchSizes: [1, 4] });
+  assert.deepEqual(a.batchSizes, [1, 4]);
+  assert.ok(a.inference.performance["4"].cpu.throughput > 0);
+  const map = hwfit.map({ hardware: ["cpu", "cuda"], batchSizes: [1] });
+  assert.ok("text_generation" in map.modelFamilies, JSON.stringify(Object.keys(map)));
+  assert.ok(hwfit.distributed({ modelName: "gpt2", gpuCount: 2, batchSize: 8 }).gpuCount === 2);
+  assert.ok(hwfit.resourcePool({ models: ["gpt2", "bert-base-uncased"], hardware: ["cuda"] }));
+  assert.ok(hwfit.recommend({ task: "text-classification", hardware: ["cpu"] }));
+  assert.ok(hwfit.compatible({ models: ["gpt2", "bert-base-uncased"], hardware: "cpu" }));
+  assert.equal(typeof hwfit.template({ modelName: "bert-base-uncased", hardware: "cuda" }).template, "string");
+  assert.ok(hwfit.devices({ hardware: "cuda" }).every((d) => d.hardwareType === "cuda"));
+  assert.ok(hwfit.models({ family: "vision" }).every((m) => m.family === "vision"));
+});
+
+test("configure sets the selection config of later questions", async () => {
+  const before = await hwfit.select({ modelName: "bert-base-uncased", hardware: ["cpu", "cuda"] });
+  assert.throws(() => hwfit.configure({ selectionConfig: { no_such_key: 1 } }), /selection config/);
+  hwfit.configure({ selectionConfig: null });
+  const after = await hwfit.select({ modelName: "bert-base-uncased", hardware: ["cpu", "cuda"] });
+  assert.deepEqual(after, before);
 });
 
 test("probe and select use what node offers (no WebGPU, WebAssembly with SIMD)", async () => {
@@ -53,7 +85,7 @@ test("probe and select use what node offers (no WebGPU, WebAssembly with SIMD)",
   assert.equal(caps.wasm.simd, true);
   assert.equal(caps.hardware.wasm, true);
   assert.equal(caps.deviceClasses.wasm, "wasm");
-  const s = await hwfit.select({ model: "bert-base-uncased" });
+  const s = await hwfit.select({ modelName: "bert-base-uncased" });
   assert.deepEqual(Object.keys(s.allScores), ["wasm"]);
   const b = await hwfit.benchmark({ noGpu: false });
   assert.equal(b.gpu, null);
@@ -62,12 +94,13 @@ test("probe and select use what node offers (no WebGPU, WebAssembly with SIMD)",
 });
 
 test("bad input throws typed errors with messages", async () => {
-  assert.throws(() => hwfit.classify({}), (e) => e instanceof TypeError && /modelName/.test(e.message));
+  assert.throws(() => hwfit.classify({}), (e) => e instanceof Error && /modelName is required/.test(e.message));
+  assert.throws(() => hwfit.classify({ model: "gpt2" }), (e) => e instanceof TypeError && /unknown field `model`/.test(e.message) && /modelName/.test(e.message));
   assert.throws(() => hwfit.classify(undefined), TypeError);
-  assert.throws(() => hwfit.resources({ model: "gpt2", hardware: "tpu" }), TypeError);
-  assert.throws(() => hwfit.resources({ model: "no-such-model", hardware: "cpu" }), (e) => e instanceof Error && /no-such-model/.test(e.message));
-  await assert.rejects(hwfit.predict({ model: "gpt2", hardware: ["wasm"], batchSise: 2 }), (e) => e instanceof TypeError && /batchSise/.test(e.message));
-  await assert.rejects(hwfit.predict({ model: "gpt2", hardware: ["wasm"], batchSize: 0 }), RangeError);
-  await assert.rejects(hwfit.predict({ model: "gpt2", devices: ["RTX 9090"] }), (e) => /unknown device/.test(e.message));
+  assert.throws(() => hwfit.resources({ modelName: "gpt2", hardware: "tpu" }), TypeError);
+  assert.throws(() => hwfit.resources({ modelName: "no-such-model", hardware: "cpu" }), (e) => e instanceof Error && /no-such-model/.test(e.message));
+  await assert.rejects(hwfit.predict({ modelName: "gpt2", hardware: ["wasm"], batchSise: 2 }), (e) => e instanceof TypeError && /batchSise/.test(e.message));
+  await assert.rejects(hwfit.predict({ modelName: "gpt2", hardware: ["wasm"], batchSize: 0 }), (e) => e instanceof RangeError && /batchSize/.test(e.message));
+  await assert.rejects(hwfit.predict({ modelName: "gpt2", devices: ["RTX 9090"] }), (e) => /unknown device/.test(e.message));
   await assert.rejects(hwfit.benchmark({ powerPreference: "max" }), RangeError);
 });

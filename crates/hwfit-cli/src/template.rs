@@ -2,8 +2,7 @@
 //! the template, hardware, device string, dtype and batch) with minijinja and the embedded templates.
 
 use anyhow::Result;
-use hwfit_core::api::{Runtime, TemplateDecision};
-use hwfit_core::Precision;
+use hwfit_core::api::TemplateDecision;
 use minijinja::{context, Environment};
 use serde::Serialize;
 
@@ -96,17 +95,12 @@ const TEMPLATES: &[(&str, &str)] = &[
     ),
 ];
 
-/// What was rendered, and for what.
+/// The core's decision (the answer of `POST /templates`) and the file rendered from it.
 #[derive(Debug, Serialize)]
 pub struct Rendered {
-    /// The template file used.
-    pub template: String,
-    /// The runtime.
-    pub runtime: Runtime,
-    /// The recommended hardware.
-    pub hardware: String,
-    /// Precision rendered.
-    pub precision: Precision,
+    /// The decision.
+    #[serde(flatten)]
+    pub decision: TemplateDecision,
     /// The file's contents.
     pub content: String,
 }
@@ -135,10 +129,7 @@ pub fn render(d: &TemplateDecision) -> Result<Rendered> {
         recommendation => d.recommendation,
     })?;
     Ok(Rendered {
-        template: d.template.clone(),
-        runtime: d.runtime,
-        hardware: d.hardware.clone(),
-        precision: d.precision,
+        decision: d.clone(),
         content,
     })
 }

@@ -24,6 +24,7 @@ pub const DEFAULT_PRIORITY: &[HardwareType] = &[
 
 /// Availability of every hardware type and how many devices of each there are.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct AvailableHardware {
     /// `true` for each usable type, `false` for the others (every type is listed).

@@ -9,6 +9,7 @@ use crate::{AvailableHardware, Candidate, DeviceCatalog, HardwareType};
 
 /// The facts of a probe that decide the mapping.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BrowserCapabilities {
     /// The WebGPU adapter, when one was granted.
@@ -21,6 +22,7 @@ pub struct BrowserCapabilities {
 
 /// What identifies a WebGPU adapter (`GPUAdapterInfo` and `isFallbackAdapter`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct WebGpuAdapterFacts {
     /// `isFallbackAdapter` (a software adapter such as SwiftShader).

@@ -37,6 +37,7 @@ string_enum! {
 
 /// One cell of the compatibility matrix.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CompatibilityEntry {
     /// Whether it runs at all (`support != unsupported`).
@@ -232,6 +233,7 @@ pub fn check_precision(hardware: HardwareType, precision: Precision) -> Result<S
 
 /// One hardware type's precision support, for the matrix.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PrecisionSupport {
     /// The precision.
@@ -245,6 +247,7 @@ pub struct PrecisionSupport {
 
 /// One family's row of the matrix.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FamilyRow {
     /// Compatibility per hardware type.
@@ -253,6 +256,7 @@ pub struct FamilyRow {
 
 /// The whole matrix in IPFS Accelerate's shape, plus precision support per hardware type.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CompatibilityMatrix {
     /// Hardware types, in hwfit's order.

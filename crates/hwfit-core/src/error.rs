@@ -77,7 +77,7 @@ pub enum CoreError {
     #[error("selection config: {0}")]
     InvalidSelectionConfig(String),
     /// A numeric argument outside its valid range.
-    #[error("invalid {field}: {value} ({reason})")]
+    #[error("invalid {}: {value} ({reason})", field_name(.field))]
     InvalidNumber {
         /// The field name, e.g. "batch_size".
         field: &'static str,
@@ -87,7 +87,10 @@ pub enum CoreError {
         reason: &'static str,
     },
     /// A sequence longer than the model accepts.
-    #[error("invalid sequence_length: {seq_length} is longer than {model}'s maximum of {max_positions} positions")]
+    #[error(
+        "invalid {}: {seq_length} is longer than {model}'s maximum of {max_positions} positions",
+        field_name("sequence_length")
+    )]
     SequenceTooLong {
         /// The sequence length asked for.
         seq_length: u32,
@@ -113,7 +116,7 @@ pub enum CoreError {
         supported: String,
     },
     /// A request that lacks a field it needs.
-    #[error("{field} is required")]
+    #[error("{} is required", field_name(.field))]
     MissingField {
         /// The field (or fields) missing.
         field: &'static str,
@@ -122,7 +125,7 @@ pub enum CoreError {
     #[error("{0}")]
     InvalidRequest(String),
     /// A model family stated in a request that contradicts the model's.
-    #[error("model_family '{given}' contradicts {model}'s family {actual}")]
+    #[error("{} '{given}' contradicts {model}'s family {actual}", field_name("model_family"))]
     FamilyMismatch {
         /// The family the request states.
         given: &'static str,
@@ -164,6 +167,28 @@ impl CoreError {
             Self::MissingCoefficients => ErrorKind::Internal,
             _ => ErrorKind::Invalid,
         }
+    }
+}
+
+/// A request field's name as the caller wrote it: IPFS Accelerate's snake_case, or camelCase in the
+/// npm package's build (feature `camel-case`). Several fields (`a or b`) are renamed word by word.
+fn field_name(field: &str) -> alloc::borrow::Cow<'_, str> {
+    if cfg!(feature = "camel-case") && field.contains('_') {
+        let mut out = String::with_capacity(field.len());
+        let mut upper = false;
+        for c in field.chars() {
+            match c {
+                '_' => upper = true,
+                c if upper => {
+                    out.push(c.to_ascii_uppercase());
+                    upper = false;
+                }
+                c => out.push(c),
+            }
+        }
+        alloc::borrow::Cow::Owned(out)
+    } else {
+        alloc::borrow::Cow::Borrowed(field)
     }
 }
 

@@ -13,6 +13,7 @@ use crate::{Device, HardwareType};
 
 /// What one microbenchmark run achieved on one device.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Measurement {
     /// Achieved FP32 matrix-multiply rate, GFLOP/s (median of the timed samples).

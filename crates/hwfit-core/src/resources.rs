@@ -35,6 +35,7 @@ pub const RECOMMENDED_HEADROOM: f64 = 1.2;
 
 /// What to estimate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ResourceRequest {
     /// Where it runs.
@@ -107,6 +108,7 @@ pub(crate) fn check_range(field: &'static str, value: u32, max: u32) -> Result<(
 
 /// Memory terms, in MB.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MemoryBreakdown {
     /// Model weights.
@@ -138,6 +140,7 @@ impl MemoryBreakdown {
 
 /// The estimate (IPFS Accelerate's `resource_requirements`, plus the request echoed and the breakdown).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ResourceRequirements {
     /// The model.

@@ -14,6 +14,7 @@ use crate::{Family, Subfamily};
 
 /// What feeds a transformer stack, which fixes its token count per item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all_fields(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Modality {
@@ -48,6 +49,7 @@ pub enum StackRole {
 
 /// A stack of identical transformer layers with its embeddings.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TransformerStack {
     /// Attention pattern.
@@ -82,6 +84,7 @@ pub struct TransformerStack {
 
 /// A convolutional network described by its published figures.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ConvNet {
     /// Parameters (published).
@@ -98,6 +101,7 @@ pub struct ConvNet {
 
 /// One part of a model.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all_fields(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Component {
@@ -119,6 +123,7 @@ pub enum Component {
 
 /// The architecture facts of one model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ModelSpec {
     /// Canonical name (the Hugging Face id where there is one).

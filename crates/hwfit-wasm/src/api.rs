@@ -1,16 +1,18 @@
-//! The CLI's questions for JS: `classify`, `resources`, `predict`, `select`, `matrix`, `devices`,
-//! `models`. Plain camelCase objects in and out; `predict`/`select` use the probe's hardware when the
-//! caller names none.
+//! The core's questions for JS, one export each, with the core's request and answer types (camelCase
+//! field names in this build). `predict`, `select`, `batchSelect` and `analyze` run on the probed
+//! browser's devices when the request names no hardware or devices, as the CLI and the server run on
+//! the detected ones.
 
-use std::collections::BTreeMap;
+use std::cell::RefCell;
+use std::rc::Rc;
 
-use hwfit_core::browser::browser_candidates;
-use hwfit_core::plan::matrix::prediction_matrix;
-use hwfit_core::{
-    candidates_from, estimate_resources, select_hardware, Candidate, Catalog, Classifier, ClassifyRequest,
-    DeviceCatalog, HardwareType, Mode, PerfModel, PerfRequest, Precision, ResourceRequest, SelectionConfig,
-    SelectionRequest, TaskType, Workload,
+use hwfit_core::api::{
+    AnalyzeRequest, BatchSelectRequest, DevicesRequest, HardwareList, MapRequest, MatrixRequest, ModelsRequest,
+    PredictRequest, RecommendRequest, ResourcePoolRequest, SelectRequest,
 };
+use hwfit_core::browser::browser_candidates;
+use hwfit_core::{Candidate, CoreError, Hwfit, SelectionConfig};
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
@@ -18,251 +20,203 @@ use crate::convert::{core_error, from_js, to_js};
 
 type JsResult = Result<JsValue, JsValue>;
 
-const DEFAULT_SEQ_LENGTH: u32 = 128;
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ClassifyInput {
-    model_name: String,
-    #[serde(default)]
-    model_class: Option<String>,
-    #[serde(default)]
-    tasks: Vec<String>,
-    #[serde(default)]
-    methods: Vec<String>,
+thread_local! {
+    /// hwfit's knowledge, parsed on first use (catalogs, classifier, fitted model, selection config).
+    static HWFIT: RefCell<Option<Rc<Hwfit>>> = const { RefCell::new(None) };
+    /// The probed browser's candidates, from the latest `probe()`.
+    static LOCAL: RefCell<Option<Rc<Vec<Candidate>>>> = const { RefCell::new(None) };
 }
 
-/// Classifies a model: `{modelName, modelClass?, tasks?, methods?}` → the classification.
-#[wasm_bindgen(unchecked_return_type = "Classification")]
-pub fn classify(#[wasm_bindgen(unchecked_param_type = "ClassifyInput")] input: JsValue) -> JsResult {
-    let input: ClassifyInput = from_js(input, "classify")?;
-    let request = ClassifyRequest {
-        model_name: input.model_name,
-        model_class: input.model_class,
-        tasks: input.tasks,
-        methods: input.methods,
-        hw_compatibility: None,
-    };
-    to_js(&Classifier::builtin().classify(&request))
+/// The cached knowledge, built on first use.
+fn hwfit() -> Result<Rc<Hwfit>, JsValue> {
+    if let Some(h) = HWFIT.with_borrow(Clone::clone) {
+        return Ok(h);
+    }
+    let h = Rc::new(Hwfit::builtin().map_err(|e| core_error(&e))?);
+    HWFIT.with_borrow_mut(|slot| *slot = Some(Rc::clone(&h)));
+    Ok(h)
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ResourcesInput {
-    model: String,
-    hardware: HardwareType,
-    #[serde(default)]
-    precision: Option<Precision>,
-    #[serde(default)]
-    mode: Option<Mode>,
-    #[serde(default)]
-    batch_size: Option<u32>,
-    #[serde(default)]
-    seq_length: Option<u32>,
+/// Remembers the candidates of a fresh probe report.
+pub(crate) fn remember_probe(report: &crate::probe::CapabilityReport) -> Result<Rc<Vec<Candidate>>, JsValue> {
+    let found = Rc::new(browser_candidates(&report.capabilities(), hwfit()?.devices_catalog()));
+    LOCAL.with_borrow_mut(|slot| *slot = Some(Rc::clone(&found)));
+    Ok(found)
 }
 
-fn resolve(model: &str) -> Result<hwfit_core::ResolvedModel, JsValue> {
-    Catalog::builtin().resolve(model).map_err(|e| core_error(&e))
-}
-
-/// Resources a model needs on a hardware type.
-#[wasm_bindgen(unchecked_return_type = "ResourceRequirements")]
-pub fn resources(#[wasm_bindgen(unchecked_param_type = "ResourcesInput")] input: JsValue) -> JsResult {
-    let input: ResourcesInput = from_js(input, "resources")?;
-    let model = resolve(&input.model)?;
-    let req = ResourceRequest {
-        hardware: input.hardware,
-        precision: input.precision.unwrap_or(Precision::Fp32),
-        mode: input.mode.unwrap_or(Mode::Inference),
-        batch_size: input.batch_size.unwrap_or(1),
-        seq_length: input.seq_length.unwrap_or(DEFAULT_SEQ_LENGTH),
-    };
-    to_js(&estimate_resources(&model.spec, &req).map_err(|e| core_error(&e))?)
-}
-
-/// Candidates named by the caller, or the probed browser's.
-async fn targets(hardware: &[HardwareType], devices: &[String]) -> Result<Vec<Candidate>, JsValue> {
-    let catalog = DeviceCatalog::builtin();
-    if hardware.is_empty() && devices.is_empty() {
-        let report = crate::probe::probe().await;
-        let found = browser_candidates(&report.capabilities(), &catalog);
-        if found.is_empty() {
-            return Err(crate::convert::error(
-                "this browser offers neither WebGPU nor WebAssembly; name hardware or devices",
-            ));
-        }
+/// The browser's candidates when the request names no targets: the latest probe's, probing once if
+/// nothing has probed yet.
+async fn local_for(hardware: &HardwareList, devices: &[String]) -> Result<Rc<Vec<Candidate>>, JsValue> {
+    if !hardware.is_empty() || !devices.is_empty() {
+        return Ok(Rc::new(Vec::new()));
+    }
+    if let Some(found) = LOCAL.with_borrow(Clone::clone) {
         return Ok(found);
     }
-    candidates_from(&catalog, hardware, devices).map_err(|e| core_error(&e))
+    remember_probe(&crate::probe::probe().await)
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PredictInput {
-    model: String,
-    #[serde(default)]
-    hardware: Vec<HardwareType>,
-    #[serde(default)]
-    devices: Vec<String>,
-    #[serde(default)]
-    precision: Option<Precision>,
-    #[serde(default)]
-    workload: Option<Workload>,
-    #[serde(default)]
-    batch_size: Option<u32>,
-    #[serde(default)]
-    seq_length: Option<u32>,
+/// The knowledge and the request read from a JS object.
+fn read<Req: DeserializeOwned>(request: JsValue, what: &str) -> Result<(Rc<Hwfit>, Req), JsValue> {
+    let request = from_js(request, what)?;
+    Ok((hwfit()?, request))
 }
 
-#[derive(Serialize)]
-struct Predicted {
-    #[serde(flatten)]
-    prediction: hwfit_core::Prediction,
-    device: String,
+/// The core's answer as a JS object, or its error as a JS error.
+fn reply<T: Serialize>(answer: Result<T, CoreError>) -> JsResult {
+    to_js(&answer.map_err(|e| core_error(&e))?)
 }
 
-#[derive(Serialize)]
-struct PredictOutput {
-    model_name: String,
-    workload: Workload,
-    predictions: BTreeMap<String, Predicted>,
+/// Options of [`configure`].
+#[derive(Deserialize, Default)]
+#[cfg_attr(feature = "typegen", derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct ConfigureOptions {
+    /// IPFS Accelerate's selection config (snake_case keys inside, as in its JSON files); `null`
+    /// restores the default.
+    selection_config: Option<serde_json::Value>,
 }
 
-/// Predicts throughput, latency and memory on the hardware named, or on the probed browser's.
-#[wasm_bindgen(unchecked_return_type = "PredictOutput")]
-pub async fn predict(#[wasm_bindgen(unchecked_param_type = "PredictInput")] input: JsValue) -> JsResult {
-    let input: PredictInput = from_js(input, "predict")?;
-    let model = resolve(&input.model)?;
-    let workload = input.workload.unwrap_or(if model.spec.is_generative() {
-        Workload::Decode
-    } else {
-        Workload::Forward
-    });
-    let req = PerfRequest {
-        precision: input.precision.unwrap_or(Precision::Fp32),
-        workload,
-        batch_size: input.batch_size.unwrap_or(1),
-        seq_length: input.seq_length.unwrap_or(DEFAULT_SEQ_LENGTH),
+/// Sets the selection config every later question uses (the CLI's and the server's `--config`).
+#[wasm_bindgen]
+pub fn configure(#[wasm_bindgen(unchecked_param_type = "ConfigureOptions")] options: JsValue) -> Result<(), JsValue> {
+    let options: ConfigureOptions = from_js(options, "configure")?;
+    let config = match &options.selection_config {
+        Some(value) => SelectionConfig::from_json(&value.to_string()).map_err(|e| core_error(&e))?,
+        None => SelectionConfig::default(),
     };
-    let perf = PerfModel::builtin().map_err(|e| core_error(&e))?;
-    let mut predictions = BTreeMap::new();
-    for c in targets(&input.hardware, &input.devices).await? {
-        let prediction = perf.predict(&model.spec, &c.device, &req).map_err(|e| core_error(&e))?;
-        predictions.insert(
-            c.key,
-            Predicted {
-                prediction,
-                device: c.device.name,
-            },
-        );
-    }
-    to_js(&PredictOutput {
-        model_name: model.spec.name,
-        workload,
-        predictions,
-    })
+    let knowledge = Hwfit::clone(&*hwfit()?).with_selection_config(config);
+    HWFIT.with_borrow_mut(|slot| *slot = Some(Rc::new(knowledge)));
+    Ok(())
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct SelectInput {
-    model: String,
-    #[serde(default)]
-    hardware: Vec<HardwareType>,
-    #[serde(default)]
-    devices: Vec<String>,
-    #[serde(default)]
-    precision: Option<Precision>,
-    #[serde(default)]
-    mode: Option<Mode>,
-    #[serde(default)]
-    batch_size: Option<u32>,
-    #[serde(default)]
-    seq_length: Option<u32>,
-    #[serde(default)]
-    task_type: Option<TaskType>,
-    /// IPFS Accelerate's selection config (snake_case keys inside, as in its JSON files).
-    #[serde(default)]
-    config: Option<serde_json::Value>,
+/// Classifies a model into a family and subfamily, with the analyses behind it.
+#[wasm_bindgen(unchecked_return_type = "Classification")]
+pub fn classify(#[wasm_bindgen(unchecked_param_type = "ClassifyModelRequest")] request: JsValue) -> JsResult {
+    let (h, r) = read(request, "classify")?;
+    reply(h.classify(&r))
+}
+
+/// The model catalog, optionally one family's part.
+#[wasm_bindgen(unchecked_return_type = "CatalogSummary[]")]
+pub fn models(#[wasm_bindgen(unchecked_param_type = "ModelsRequest | undefined")] request: JsValue) -> JsResult {
+    let (h, r) = read::<ModelsRequest>(or_empty(request), "models")?;
+    to_js(&h.models(&r))
+}
+
+/// One model's architecture and derived figures.
+#[wasm_bindgen(unchecked_return_type = "ModelDetail")]
+pub fn model(#[wasm_bindgen(unchecked_param_type = "ModelRequest")] request: JsValue) -> JsResult {
+    let (h, r) = read(request, "model")?;
+    reply(h.model(&r))
+}
+
+/// Memory, CPU cores and disk a model needs on a hardware type.
+#[wasm_bindgen(unchecked_return_type = "ResourcesAnswer")]
+pub fn resources(#[wasm_bindgen(unchecked_param_type = "ResourcesRequest")] request: JsValue) -> JsResult {
+    let (h, r) = read(request, "resources")?;
+    reply(h.resources(&r))
+}
+
+/// Which hardware types run which families and precisions.
+#[wasm_bindgen(unchecked_return_type = "CompatibilityMatrix")]
+pub fn compat() -> JsResult {
+    to_js(&hwfit()?.compat())
+}
+
+/// The device catalog, optionally one hardware type's part.
+#[wasm_bindgen(unchecked_return_type = "Device[]")]
+pub fn devices(#[wasm_bindgen(unchecked_param_type = "DevicesRequest | undefined")] request: JsValue) -> JsResult {
+    let (h, r) = read::<DevicesRequest>(or_empty(request), "devices")?;
+    to_js(&h.devices(&r))
+}
+
+/// Predicts throughput, latency and memory on the targets named, or on this browser's devices.
+#[wasm_bindgen(unchecked_return_type = "PredictAnswer")]
+pub async fn predict(#[wasm_bindgen(unchecked_param_type = "PredictRequest")] request: JsValue) -> JsResult {
+    let request: PredictRequest = from_js(request, "predict")?;
+    let local = local_for(&request.hardware, &request.devices).await?;
+    reply(hwfit()?.predict(&request, &local))
 }
 
 /// Selects the hardware to run a model on, ranked by predicted performance.
 #[wasm_bindgen(unchecked_return_type = "Selection")]
-pub async fn select(#[wasm_bindgen(unchecked_param_type = "SelectInput")] input: JsValue) -> JsResult {
-    let input: SelectInput = from_js(input, "select")?;
-    let model = resolve(&input.model)?;
-    let config = match &input.config {
-        Some(v) => SelectionConfig::from_json(&v.to_string()).map_err(|e| core_error(&e))?,
-        None => SelectionConfig::default(),
-    };
-    let req = SelectionRequest {
-        batch_size: input.batch_size.unwrap_or(1),
-        seq_length: input.seq_length.unwrap_or(DEFAULT_SEQ_LENGTH),
-        mode: input.mode.unwrap_or(Mode::Inference),
-        precision: input.precision.unwrap_or(Precision::Fp32),
-        task_type: input.task_type,
-        candidates: targets(&input.hardware, &input.devices).await?,
-    };
-    let perf = PerfModel::builtin().map_err(|e| core_error(&e))?;
-    to_js(&select_hardware(&model.spec, &req, &perf, &config).map_err(|e| core_error(&e))?)
+pub async fn select(#[wasm_bindgen(unchecked_param_type = "SelectRequest")] request: JsValue) -> JsResult {
+    let request: SelectRequest = from_js(request, "select")?;
+    let local = local_for(&request.hardware, &request.devices).await?;
+    reply(hwfit()?.select(&request, &local))
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct MatrixInput {
-    models: Vec<String>,
-    #[serde(default)]
-    hardware: Vec<HardwareType>,
-    #[serde(default)]
-    devices: Vec<String>,
-    #[serde(default)]
-    batch_sizes: Option<Vec<u32>>,
-    #[serde(default)]
-    precisions: Option<Vec<Precision>>,
-    #[serde(default)]
-    mode: Option<Mode>,
-    #[serde(default)]
-    seq_length: Option<u32>,
+/// Selects hardware for several models.
+#[wasm_bindgen(js_name = batchSelect, unchecked_return_type = "Record<string, BatchEntry>")]
+pub async fn batch_select(#[wasm_bindgen(unchecked_param_type = "BatchSelectRequest")] request: JsValue) -> JsResult {
+    let request: BatchSelectRequest = from_js(request, "batchSelect")?;
+    let local = local_for(&request.hardware, &request.devices).await?;
+    reply(hwfit()?.batch_select(&request, &local))
+}
+
+/// A model across hardware and batch sizes, for inference and training.
+#[wasm_bindgen(unchecked_return_type = "ModelAnalysis")]
+pub async fn analyze(#[wasm_bindgen(unchecked_param_type = "AnalyzeRequest")] request: JsValue) -> JsResult {
+    let request: AnalyzeRequest = from_js(request, "analyze")?;
+    let local = local_for(&request.hardware, &request.devices).await?;
+    reply(hwfit()?.analyze(&request, &local))
 }
 
 /// Predictions for models × hardware × batch sizes × precisions.
 #[wasm_bindgen(unchecked_return_type = "PredictionMatrix")]
-pub async fn matrix(#[wasm_bindgen(unchecked_param_type = "MatrixInput")] input: JsValue) -> JsResult {
-    let input: MatrixInput = from_js(input, "matrix")?;
-    let specs = input
-        .models
-        .iter()
-        .map(|m| resolve(m).map(|r| r.spec))
-        .collect::<Result<Vec<_>, _>>()?;
-    let targets = targets(&input.hardware, &input.devices).await?;
-    let perf = PerfModel::builtin().map_err(|e| core_error(&e))?;
-    let m = prediction_matrix(
-        &specs,
-        &targets,
-        &input.batch_sizes.unwrap_or_else(|| vec![1, 8, 32]),
-        &input.precisions.unwrap_or_else(|| vec![Precision::Fp32]),
-        input.mode.unwrap_or(Mode::Inference),
-        input.seq_length.unwrap_or(DEFAULT_SEQ_LENGTH),
-        &perf,
-    )
-    .map_err(|e| core_error(&e))?;
-    to_js(&m)
+pub fn matrix(#[wasm_bindgen(unchecked_param_type = "MatrixRequest | undefined")] request: JsValue) -> JsResult {
+    let (h, r) = read::<MatrixRequest>(or_empty(request), "matrix")?;
+    reply(h.matrix(&r, &[]))
 }
 
-/// The device catalog with its sourced specs.
-#[wasm_bindgen(unchecked_return_type = "Device[]")]
-pub fn devices() -> JsResult {
-    to_js(&DeviceCatalog::builtin().devices())
+/// The selection map: families × size categories × batch sizes × modes.
+#[wasm_bindgen(unchecked_return_type = "SelectionMap")]
+pub fn map(#[wasm_bindgen(unchecked_param_type = "MapRequest | undefined")] request: JsValue) -> JsResult {
+    let (h, r) = read::<MapRequest>(or_empty(request), "map")?;
+    reply(h.map(&r, &[]))
 }
 
-/// The model catalog.
-#[wasm_bindgen(unchecked_return_type = "ModelSummary[]")]
-pub fn models() -> JsResult {
-    let catalog = Catalog::builtin();
-    let rows: Vec<_> = catalog
-        .entries()
-        .iter()
-        .map(hwfit_core::catalog::CatalogEntry::summary)
-        .collect();
-    to_js(&rows)
+/// Plans distributed training.
+#[wasm_bindgen(unchecked_return_type = "DistributedConfig")]
+pub fn distributed(#[wasm_bindgen(unchecked_param_type = "DistributedPlanRequest")] request: JsValue) -> JsResult {
+    let (h, r) = read(request, "distributed")?;
+    reply(h.distributed(&r))
+}
+
+/// A resource-pool configuration for several models.
+#[wasm_bindgen(js_name = resourcePool, unchecked_return_type = "ResourcePoolConfig")]
+pub fn resource_pool(#[wasm_bindgen(unchecked_param_type = "ResourcePoolRequest")] request: JsValue) -> JsResult {
+    let (h, r) = read::<ResourcePoolRequest>(request, "resourcePool")?;
+    reply(h.resource_pool(&r, &[]))
+}
+
+/// Catalog models for a task that run on the hardware allowed.
+#[wasm_bindgen(unchecked_return_type = "TaskRecommendations")]
+pub fn recommend(#[wasm_bindgen(unchecked_param_type = "RecommendRequest")] request: JsValue) -> JsResult {
+    let (h, r) = read::<RecommendRequest>(request, "recommend")?;
+    reply(h.recommend(&r, &[]))
+}
+
+/// Catalog models that run on a hardware type within a memory budget.
+#[wasm_bindgen(unchecked_return_type = "CompatibleModels")]
+pub fn compatible(#[wasm_bindgen(unchecked_param_type = "CompatibleRequest")] request: JsValue) -> JsResult {
+    let (h, r) = read(request, "compatible")?;
+    reply(h.compatible(&r))
+}
+
+/// The deployment template decision: template, device, precision and their reasons.
+#[wasm_bindgen(unchecked_return_type = "TemplateDecision")]
+pub fn template(#[wasm_bindgen(unchecked_param_type = "TemplateRequest")] request: JsValue) -> JsResult {
+    let (h, r) = read(request, "template")?;
+    reply(h.template(&r))
+}
+
+/// `undefined`/`null` as an empty request object (every field defaulted).
+fn or_empty(request: JsValue) -> JsValue {
+    if request.is_undefined() || request.is_null() {
+        js_sys::Object::new().into()
+    } else {
+        request
+    }
 }

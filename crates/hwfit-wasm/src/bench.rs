@@ -10,8 +10,9 @@ use wasm_bindgen::prelude::*;
 use crate::convert::{from_js, to_js};
 
 #[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields, default)]
-struct BenchmarkOptions {
+#[cfg_attr(feature = "typegen", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields, default, rename_all = "camelCase")]
+pub(crate) struct BenchmarkOptions {
     /// Skip the GPU part.
     no_gpu: bool,
     /// Skip the CPU part.
@@ -21,7 +22,9 @@ struct BenchmarkOptions {
 }
 
 #[derive(Serialize)]
-struct BenchmarkReport {
+#[cfg_attr(feature = "typegen", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct BenchmarkReport {
     gpu: Option<Measurement>,
     #[serde(skip_serializing_if = "Option::is_none")]
     gpu_error: Option<String>,

@@ -7,11 +7,16 @@ mod api;
 mod bench;
 mod convert;
 mod probe;
+#[cfg(all(test, feature = "typegen"))]
+mod typegen;
 mod types;
 
 use wasm_bindgen::prelude::*;
 
-pub use api::{classify, devices, matrix, models, predict, resources, select};
+pub use api::{
+    analyze, batch_select, classify, compat, compatible, configure, devices, distributed, map, matrix, model, models,
+    predict, recommend, resource_pool, resources, select, template,
+};
 pub use bench::benchmark;
 
 /// Installs the panic hook (diagnostics only: a panic would be a bug).
@@ -20,10 +25,13 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
-/// Probes WebGPU, WebNN, WebAssembly features and `navigator`; never throws.
+/// Probes WebGPU, WebNN, WebAssembly features and `navigator`; never throws. Later questions that
+/// name no hardware run on the devices this probe found.
 #[wasm_bindgen(unchecked_return_type = "CapabilityReport")]
 pub async fn probe() -> Result<JsValue, JsValue> {
-    convert::to_js(&probe::probe().await)
+    let report = probe::probe().await;
+    api::remember_probe(&report)?;
+    convert::to_js(&report)
 }
 
 /// The version of this package.

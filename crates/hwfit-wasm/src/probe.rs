@@ -35,6 +35,8 @@ const LIMITS: &[&str] = &[
 
 /// One WebGPU adapter request.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "typegen", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
 pub struct AdapterProbe {
     pub power_preference: String,
     pub available: bool,
@@ -51,6 +53,8 @@ pub struct AdapterProbe {
 
 /// The WebGPU part.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "typegen", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
 pub struct WebGpuProbe {
     pub available: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -60,6 +64,8 @@ pub struct WebGpuProbe {
 
 /// One WebNN `createContext({deviceType})`.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "typegen", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
 pub struct WebNnContextProbe {
     pub device_type: String,
     pub available: bool,
@@ -72,6 +78,8 @@ pub struct WebNnContextProbe {
 
 /// The WebNN part.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "typegen", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
 pub struct WebNnProbe {
     pub available: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -81,6 +89,8 @@ pub struct WebNnProbe {
 
 /// The WebAssembly part (independent yes/no facts).
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "typegen", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
 #[allow(clippy::struct_excessive_bools)]
 pub struct WasmProbe {
     pub available: bool,
@@ -92,6 +102,8 @@ pub struct WasmProbe {
 
 /// What `navigator` says.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "typegen", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
 pub struct NavigatorProbe {
     pub hardware_concurrency: Option<f64>,
     pub device_memory_gb: Option<f64>,
@@ -102,6 +114,8 @@ pub struct NavigatorProbe {
 
 /// The whole report.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "typegen", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
 pub struct CapabilityReport {
     pub webgpu: WebGpuProbe,
     pub webnn: WebNnProbe,

@@ -100,7 +100,7 @@ async fn benchmark_runs_the_wgsl_module_on_the_webgpu_adapter() {
 
 #[wasm_bindgen_test]
 async fn select_without_hardware_uses_the_probe() {
-    let input = js_sys::JSON::parse(r#"{"model": "bert-base-uncased", "batchSize": 4}"#).unwrap();
+    let input = js_sys::JSON::parse(r#"{"modelName": "bert-base-uncased", "batchSize": 4}"#).unwrap();
     let s = hwfit_wasm::select(input).await.expect("select");
     let scores = get(&s, "allScores");
     assert!(!get(&scores, "wasm").is_undefined());
@@ -110,10 +110,10 @@ async fn select_without_hardware_uses_the_probe() {
 
 #[wasm_bindgen_test]
 async fn errors_are_thrown_as_typed_js_errors() {
-    let bad = js_sys::JSON::parse(r#"{"model": "gpt2", "batchSize": "eight"}"#).unwrap();
+    let bad = js_sys::JSON::parse(r#"{"modelName": "gpt2", "batchSize": "eight"}"#).unwrap();
     let e = hwfit_wasm::predict(bad).await.unwrap_err();
     assert!(e.is_instance_of::<js_sys::TypeError>());
-    let range = js_sys::JSON::parse(r#"{"model": "gpt2", "hardware": ["wasm"], "batchSize": 0}"#).unwrap();
+    let range = js_sys::JSON::parse(r#"{"modelName": "gpt2", "hardware": ["wasm"], "batchSize": 0}"#).unwrap();
     let e = hwfit_wasm::predict(range).await.unwrap_err();
     assert!(e.is_instance_of::<js_sys::RangeError>(), "{e:?}");
 }

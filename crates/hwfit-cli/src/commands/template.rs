@@ -35,9 +35,9 @@ pub fn run(args: &TemplateArgs) -> Result<()> {
                 .as_deref()
                 .map(|p| p.display().to_string())
                 .unwrap_or_default(),
-            rendered.template,
-            rendered.hardware,
-            rendered.precision
+            rendered.decision.template,
+            rendered.decision.hardware,
+            rendered.decision.precision
         ));
     }
     Ok(())

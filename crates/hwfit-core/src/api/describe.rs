@@ -14,6 +14,7 @@ use crate::{
 
 /// Classify a model (`POST /models/classify`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct ClassifyModelRequest {
@@ -32,6 +33,7 @@ pub struct ClassifyModelRequest {
 
 /// The catalog listing, optionally of one family (`GET /models`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct ModelsRequest {
@@ -41,6 +43,7 @@ pub struct ModelsRequest {
 
 /// One model's architecture (`POST /models/detail`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct ModelRequest {
@@ -52,6 +55,7 @@ pub struct ModelRequest {
 
 /// Everything about one model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ModelDetail {
     /// Canonical name.
@@ -78,6 +82,7 @@ pub struct ModelDetail {
 
 /// Estimate the resources a model needs (`POST /resources`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct ResourcesRequest {
@@ -116,6 +121,7 @@ impl Default for ResourcesRequest {
 
 /// The resources answer: the model, where its numbers come from, and the requirements.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ResourcesAnswer {
     /// Model.
@@ -132,6 +138,7 @@ pub struct ResourcesAnswer {
 
 /// The device catalog, optionally of one hardware type (`GET /devices`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct DevicesRequest {

@@ -16,6 +16,7 @@ use crate::{
 
 /// Predict throughput, latency and memory (`POST /performance/predict`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct PredictRequest {
@@ -73,6 +74,7 @@ impl PredictRequest {
 
 /// One target's prediction and the device it was made for.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PredictEntry {
     /// The prediction.
@@ -86,6 +88,7 @@ pub struct PredictEntry {
 
 /// The predictions (IPFS Accelerate's `/performance/predict` answer plus what they rest on).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PredictAnswer {
     /// Model.
@@ -110,6 +113,7 @@ pub struct PredictAnswer {
 
 /// Select the hardware to run a model on (`POST /hardware/select`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct SelectRequest {
@@ -173,6 +177,7 @@ impl SelectRequest {
 
 /// One model of a batch selection.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct BatchModel {
@@ -186,6 +191,7 @@ pub struct BatchModel {
 
 /// Select hardware for several models (`POST /hardware/batch`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct BatchSelectRequest {
@@ -225,6 +231,7 @@ impl Default for BatchSelectRequest {
 
 /// One model's answer in a batch (IPFS Accelerate's shape).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BatchEntry {
     /// The best candidate, if any can run the request.
@@ -239,6 +246,7 @@ pub struct BatchEntry {
 
 /// Analyze a model across hardware and batch sizes (`POST /analysis/model`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct AnalyzeRequest {
@@ -278,6 +286,7 @@ impl Default for AnalyzeRequest {
 
 /// A prediction in brief (IPFS Accelerate's analysis cell).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PerformanceSummary {
     /// Items, tokens or samples per second.
@@ -296,6 +305,7 @@ pub struct PerformanceSummary {
 
 /// A recommendation in brief.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Recommendation {
     /// Best candidate.
@@ -306,6 +316,7 @@ pub struct Recommendation {
 
 /// One mode of an analysis.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ModeAnalysis {
     /// batch size → target → prediction (targets that cannot run it are left out; see `refused`).
@@ -318,6 +329,7 @@ pub struct ModeAnalysis {
 
 /// The analysis (IPFS Accelerate's `/analysis/model` answer).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ModelAnalysis {
     /// Model.

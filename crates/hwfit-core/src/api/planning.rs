@@ -16,6 +16,7 @@ use crate::{Candidate, CoreError, Family, HardwareType, Mode, ModelSpec, Precisi
 
 /// Predictions for models × hardware × batch sizes × precisions (`POST /performance/matrix`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct MatrixRequest {
@@ -52,6 +53,7 @@ impl Default for MatrixRequest {
 
 /// The hardware selection map (`POST /hardware/map`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct MapRequest {
@@ -69,6 +71,7 @@ pub struct MapRequest {
 
 /// Plan distributed training (`POST /training/distributed`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct DistributedPlanRequest {
@@ -107,6 +110,7 @@ impl Default for DistributedPlanRequest {
 
 /// A resource-pool configuration for several models (`POST /resources/pool`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct ResourcePoolRequest {
@@ -137,6 +141,7 @@ impl Default for ResourcePoolRequest {
 
 /// Catalog models for a Hugging Face pipeline task (`POST /models/recommend`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct RecommendRequest {
@@ -151,6 +156,7 @@ pub struct RecommendRequest {
 
 /// Which models run on one hardware type or device (`POST /models/compatible`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct CompatibleRequest {

@@ -50,6 +50,7 @@ impl Runtime {
 
 /// A starter file for a model on its recommended hardware (`POST /templates`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct TemplateRequest {
@@ -86,6 +87,7 @@ impl Default for TemplateRequest {
 
 /// What the starter is rendered for: every value a template uses.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TemplateDecision {
     /// The template file (`pytorch/hf_embedding_template.py.j2` …).

@@ -14,6 +14,7 @@ use crate::{name_estimate, CoreError, Subfamily};
 
 /// Where a `ModelSpec` came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all_fields(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum SpecSource {
@@ -41,6 +42,7 @@ impl SpecSource {
 
 /// A model spec together with where it came from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ResolvedModel {
     /// The architecture facts.
@@ -60,6 +62,7 @@ pub struct CatalogEntry {
 
 /// One row of the catalog listing (`hwfit models`, the npm package's `models()`).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CatalogSummary<'a> {
     /// Canonical name.

@@ -15,6 +15,7 @@ const BUILTIN_JSON: &str = include_str!("../../data/families.json");
 
 /// One family (or, nested, one subfamily) and the evidence that points to it.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct FamilyDefinition {

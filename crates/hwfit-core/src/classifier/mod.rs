@@ -29,6 +29,7 @@ const WEIGHTS: &[(&str, f64)] = &[
 
 /// What is known about a model, for classification (IPFS Accelerate's `classify_model` arguments).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct ClassifyRequest {
@@ -57,6 +58,7 @@ impl ClassifyRequest {
 
 /// One hardware type's entry in a compatibility profile.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct HardwareCompat {
@@ -68,6 +70,7 @@ pub struct HardwareCompat {
 
 /// Memory figures of a compatibility profile, in MB.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct MemoryUsage {
@@ -77,6 +80,7 @@ pub struct MemoryUsage {
 
 /// One analysis's opinion.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Analysis {
     /// Which analysis (`name_analysis`, `class_analysis`, `task_analysis`, `method_analysis`,
@@ -111,6 +115,7 @@ impl Analysis {
 
 /// The classifier's answer (IPFS Accelerate's result structure, plus the recommended template).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Classification {
     /// The name classified.

@@ -14,6 +14,7 @@ const BUILTIN_JSON: &str = include_str!("../../data/devices.json");
 
 /// Dense peak throughput per precision, in TFLOP/s (TOPS for int8). Sparse figures are never stored.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct DenseTflops {
@@ -82,6 +83,7 @@ impl DenseTflops {
 
 /// One concrete device (or browser class).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Device {
@@ -147,6 +149,7 @@ impl Device {
 }
 
 #[derive(Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 struct DeviceFile {
     devices: Vec<Device>,

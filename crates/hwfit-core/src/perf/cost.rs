@@ -15,6 +15,7 @@ use crate::{CoreError, Precision, Workload};
 
 /// The cost of one step.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct StepCost {
     /// Floating-point (or integer) operations.

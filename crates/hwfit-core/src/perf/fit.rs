@@ -33,6 +33,7 @@ const OVERHEAD_BOUNDS_MS: (f64, f64) = (0.0, 50.0);
 
 /// One measurement reduced to what the model needs.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Sample {
     /// Hardware type of the device.
@@ -257,6 +258,7 @@ pub fn fit(samples: &[Sample], fitted_on: &str) -> Coefficients {
 
 /// How well predictions match measurements.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Accuracy {
     /// Samples judged.

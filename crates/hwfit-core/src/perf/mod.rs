@@ -24,6 +24,7 @@ const FIT_JSON: &str = include_str!("../../data/perf_fit.json");
 
 /// Fitted factors for one hardware type.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Efficiency {
@@ -60,6 +61,7 @@ impl WorkloadClass {
 
 /// Coefficients of one workload class: per hardware type, and pooled over the class's measurements.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct ClassCoefficients {
@@ -71,6 +73,7 @@ pub struct ClassCoefficients {
 
 /// The coefficients of the model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Coefficients {
@@ -121,6 +124,7 @@ impl Coefficients {
 
 /// One step's inputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PerfRequest {
     /// Weight precision.
@@ -203,6 +207,7 @@ impl core::fmt::Display for PredictionSource {
 
 /// A prediction (IPFS Accelerate's `throughput`, `latency`, `memory_usage`, plus what it rests on).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Prediction {
     /// Items (or tokens) per second.

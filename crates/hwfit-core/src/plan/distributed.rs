@@ -73,6 +73,7 @@ pub struct DistributedRequest {
 
 /// Memory per GPU and in total, GB.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct EstimatedMemory {
     /// 16-bit weights (all GPUs together).
@@ -91,6 +92,7 @@ pub struct EstimatedMemory {
 
 /// The plan (IPFS Accelerate's `/training/distributed` answer plus engine configs).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DistributedConfig {
     /// Family.

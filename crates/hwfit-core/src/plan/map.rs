@@ -15,6 +15,7 @@ use crate::{Catalog, CoreError, Family, Mode, Precision};
 
 /// One recommendation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MapEntry {
     /// Best candidate, if any runs it.
@@ -27,6 +28,7 @@ pub struct MapEntry {
 
 /// Recommendations per batch size.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BatchSizes {
     /// batch size → entry.
@@ -35,6 +37,7 @@ pub struct BatchSizes {
 
 /// One family's part of the map.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FamilyMap {
     /// size category → mode → entry (batch 1).
@@ -47,6 +50,7 @@ pub struct FamilyMap {
 
 /// The map.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SelectionMap {
     /// family → map.

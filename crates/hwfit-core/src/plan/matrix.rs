@@ -14,6 +14,7 @@ use crate::{CoreError, Family, Mode, Precision, Workload};
 
 /// One cell: a prediction, or why there is none.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all_fields(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum Cell {
@@ -41,6 +42,7 @@ pub enum Cell {
 
 /// One model's row.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ModelRow {
     /// Model name.
@@ -53,6 +55,7 @@ pub struct ModelRow {
 
 /// The matrix.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PredictionMatrix {
     /// Mode.

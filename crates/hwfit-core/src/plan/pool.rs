@@ -22,6 +22,7 @@ pub const LOW_MEMORY_TIMEOUT_MINS: u32 = 10;
 
 /// The pool settings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PoolSettings {
     /// Whether models must be evicted to make room (their total exceeds the device).
@@ -34,6 +35,7 @@ pub struct PoolSettings {
 
 /// Memory across the pool.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PoolRequirements {
     /// The largest single model's recommended memory, MB.
@@ -46,6 +48,7 @@ pub struct PoolRequirements {
 
 /// Where to run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PoolHardware {
     /// The hardware most models prefer.
@@ -58,6 +61,7 @@ pub struct PoolHardware {
 
 /// The configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ResourcePoolConfig {
     /// Settings.

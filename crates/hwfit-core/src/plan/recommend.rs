@@ -14,6 +14,7 @@ use crate::{Catalog, Classifier, ClassifyRequest, CoreError, Mode};
 
 /// One recommended model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ModelRecommendation {
     /// Model.
@@ -36,6 +37,7 @@ pub struct ModelRecommendation {
 
 /// The answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct TaskRecommendations {
     /// The task.
@@ -133,6 +135,7 @@ pub fn recommend_models_for_task(
 
 /// Which models run on a candidate.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CompatibleModels {
     /// The candidate.

@@ -11,6 +11,7 @@ use crate::{CoreError, Family, HardwareType};
 
 /// Weights of the inference criteria.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct InferenceWeights {
@@ -26,6 +27,7 @@ pub struct InferenceWeights {
 
 /// Weights of the training criteria.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct TrainingWeights {
@@ -41,6 +43,7 @@ pub struct TrainingWeights {
 
 /// Criteria weights per mode.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct SelectionCriteria {
@@ -77,6 +80,7 @@ impl Importance {
 /// A family's preferences: batch-size importance scales the throughput weight when the batch is at
 /// least `medium`; model-size importance scales the memory weight when the model is at least `medium`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct FamilyPreference {
@@ -89,6 +93,7 @@ pub struct FamilyPreference {
 /// A hardware type's preference factors (0–1). Their mean scales a candidate's score by at most
 /// ±10 %, so preferences break ties but never override predicted performance.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct HardwarePreference {
@@ -102,6 +107,7 @@ pub struct HardwarePreference {
 
 /// Three ascending thresholds.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Thresholds {
@@ -115,6 +121,7 @@ pub struct Thresholds {
 
 /// The whole configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct SelectionConfig {

@@ -99,6 +99,7 @@ pub struct SelectionRequest {
 
 /// One candidate's evaluation (IPFS Accelerate's `all_scores` entry).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct CandidateScore {
     /// Weighted score (0–1.1), `None` when the candidate cannot run the request.
@@ -117,6 +118,7 @@ pub struct CandidateScore {
 
 /// The answer.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Selection {
     /// Model family.

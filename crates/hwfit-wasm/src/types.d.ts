@@ -1,0 +1,1259 @@
+// The plain objects hwfit's exports take and return. Generated from the Rust types by
+// `HWFIT_UPDATE_TYPES=1 cargo test -p hwfit-wasm --features typegen typegen`; do not edit by hand.
+// Field names are camelCase; enum values and map keys (ids, hardware types, precisions) keep their
+// spelling (`text_generation`, `q4_k_m`, `nvidia-h100-sxm`).
+
+/** One WebGPU adapter request. */
+export interface AdapterProbe {
+    architecture: string;
+    available: boolean;
+    description: string;
+    device: string;
+    features: string[];
+    isFallbackAdapter: boolean;
+    limits: Record<string, number>;
+    powerPreference: string;
+    reason?: string | null;
+    vendor: string;
+}
+
+/** One analysis's opinion. */
+export interface Analysis {
+    /** Its confidence in that family (0–1). */
+    confidence: number;
+    /** What it found. */
+    evidence: string[];
+    /** The family it points to, if any. */
+    family: string | null;
+    /**
+     * Which analysis (`name_analysis`, `class_analysis`, `task_analysis`, `method_analysis`,
+     * `hardware_analysis`).
+     */
+    source: string;
+    /** The subfamily it points to, if any. */
+    subfamily?: string | null;
+    /** Its confidence in that subfamily. */
+    subfamilyConfidence?: number | null;
+}
+
+/** Analyze a model across hardware and batch sizes (`POST /analysis/model`). */
+export interface AnalyzeRequest {
+    /** Batch sizes (default 1, 8, 32). */
+    batchSizes?: number[];
+    /** Concrete devices. */
+    devices?: string[];
+    /** Hardware types (IPFS Accelerate's `hardware_platforms`; default: the local devices). */
+    hardware?: HardwareList;
+    /** A Hugging Face `config.json` object. */
+    modelConfig?: unknown;
+    /** The family the caller expects. */
+    modelFamily?: Family | null;
+    /** Model name or Hugging Face id. */
+    modelName?: string;
+    /** Inference precision (default `fp32`; training uses it too where trainable, else `fp32`). */
+    precision?: Precision;
+    /** Tokens per sequence (default 128). */
+    sequenceLength?: number;
+}
+
+/** One model's answer in a batch (IPFS Accelerate's shape). */
+export interface BatchEntry {
+    /** Why. */
+    explanation: string;
+    /** The other eligible candidates, best first. */
+    fallbacks: string[];
+    /** Where the predictions come from. */
+    predictionSource: string;
+    /** The best candidate, if any can run the request. */
+    primary: string | null;
+}
+
+/** One model of a batch selection. */
+export interface BatchModel {
+    /** The family the caller expects. */
+    family?: Family | null;
+    /** A Hugging Face `config.json` object. */
+    modelConfig?: unknown;
+    /** Model name or Hugging Face id. */
+    name?: string;
+}
+
+/** Select hardware for several models (`POST /hardware/batch`). */
+export interface BatchSelectRequest {
+    /** Items per step (default 1). */
+    batchSize?: number;
+    /** Concrete devices to choose from. */
+    devices?: string[];
+    /** Hardware types to choose from (default: the local devices). */
+    hardware?: HardwareList;
+    /** Inference (default) or training. */
+    mode?: Mode;
+    /** The models. */
+    models?: BatchModel[];
+    /** Weight precision (default `fp32`). */
+    precision?: Precision;
+    /** Tokens per sequence (default 128). */
+    sequenceLength?: number;
+    /** IPFS Accelerate's task type. */
+    taskType?: TaskType | null;
+}
+
+/** Recommendations per batch size. */
+export interface BatchSizes {
+    /** batch size → entry. */
+    batchSizes: Record<string, MapEntry>;
+}
+
+export interface BenchmarkOptions {
+    /** Skip the CPU part. */
+    noCpu?: boolean;
+    /** Skip the GPU part. */
+    noGpu?: boolean;
+    /** `high-performance` (default) or `low-power`. */
+    powerPreference?: string | null;
+}
+
+export interface BenchmarkReport {
+    cpu: Measurement | null;
+    gpu: Measurement | null;
+    gpuError?: string | null;
+}
+
+/** Which roof limits a step. */
+export type Bound = "compute" | "memory";
+
+/** One candidate's evaluation (IPFS Accelerate's `all_scores` entry). */
+export interface CandidateScore {
+    /** The device predicted on. */
+    device: string;
+    /** Why it is not eligible, if it is not. */
+    excluded: string | null;
+    /** Its hardware type. */
+    hardwareType: HardwareType;
+    /** The prediction, when one could be made. */
+    predictions: Prediction | null;
+    /** Weighted score (0–1.1), `None` when the candidate cannot run the request. */
+    score: number | null;
+    /** Support of the family there. */
+    support: SupportLevel;
+}
+
+/** The whole report. */
+export interface CapabilityReport {
+    /** Catalog class each usable type is predicted on (`webgpu` → `webgpu-fallback` …). */
+    deviceClasses: Record<string, string>;
+    /** IPFS Accelerate's `hardware` map and `torch_device`-style best type, decided by the core. */
+    hardware: Record<string, boolean>;
+    navigator: NavigatorProbe;
+    wasm: WasmProbe;
+    webgpu: WebGpuProbe;
+    webnn: WebNnProbe;
+}
+
+/** One row of the catalog listing (`hwfit models`, the npm package's `models()`). */
+export interface CatalogSummary {
+    /** Other names it resolves from. */
+    aliases: string[];
+    /** Family. */
+    family: Family;
+    /** Longest sequence. */
+    maxPositions: number;
+    /** Canonical name. */
+    name: string;
+    /** Parameters, computed from the architecture. */
+    parameters: number;
+    /** Where the architecture figures come from. */
+    reference: string;
+    /** Subfamily. */
+    subfamily: Subfamily;
+}
+
+/** One cell: a prediction, or why there is none. */
+export type Cell = {
+    /** Whether it fits the device. */
+    fitsInMemory: boolean;
+    /** Time per step, ms. */
+    latencyMean: number;
+    /** Memory, MB. */
+    memoryUsage: number;
+    /** Coefficient provenance. */
+    source: PredictionSource;
+    /** Items or tokens per second. */
+    throughput: number;
+    /** Its unit. */
+    throughputUnit: ThroughputUnit;
+} | {
+    /** Why. */
+    error: string;
+};
+
+/** The classifier's answer (IPFS Accelerate's result structure, plus the recommended template). */
+export interface Classification {
+    /** The individual analyses. */
+    analyses: Analysis[];
+    /** Combined confidence in the family (0–1). */
+    confidence: number;
+    /** The family, or `None` when nothing pointed anywhere. */
+    family: string | null;
+    /** The name classified. */
+    modelName: string;
+    /** The starter template recommended for the family and subfamily. */
+    recommendedTemplate: string | null;
+    /** `combined_analysis`, or `model_db` when answered from a model database. */
+    source: string;
+    /** The subfamily. */
+    subfamily: string | null;
+    /** Combined confidence in the subfamily (0–1). */
+    subfamilyConfidence: number;
+}
+
+/** Classify a model (`POST /models/classify`). */
+export interface ClassifyModelRequest {
+    /** Method names the model offers. */
+    methods?: string[];
+    /** `transformers` class name, e.g. `GPT2LMHeadModel`. */
+    modelClass?: string | null;
+    /**
+     * A Hugging Face `config.json` object: its `_name_or_path` and `architectures[0]` fill a missing
+     * name and class.
+     */
+    modelConfig?: unknown;
+    /** Model name or Hugging Face id. */
+    modelName?: string;
+    /** Hugging Face pipeline tags. */
+    tasks?: string[];
+}
+
+/** How specific the coefficients behind a prediction are. */
+export type CoefficientSource = "hardware_type" | "pooled_class" | "pooled_other_class";
+
+/** One cell of the compatibility matrix. */
+export interface CompatibilityEntry {
+    /** Whether it runs at all (`support != unsupported`). */
+    compatible: boolean;
+    /** Where IPFS Accelerate's matrix says otherwise, why hwfit differs. */
+    differsFromIpfsAccelerate?: string | null;
+    /** Expected relative performance. */
+    performanceRating: PerformanceRating;
+    /** Why. */
+    reason: string;
+    /** How well. */
+    support: SupportLevel;
+}
+
+/** The whole matrix in IPFS Accelerate's shape, plus precision support per hardware type. */
+export interface CompatibilityMatrix {
+    /** Hardware types, in hwfit's order. */
+    hardwareTypes: HardwareType[];
+    /** Family → hardware → entry. */
+    modelFamilies: {
+        audio?: FamilyRow;
+        embedding?: FamilyRow;
+        multimodal?: FamilyRow;
+        text_generation?: FamilyRow;
+        vision?: FamilyRow;
+    };
+    /** Hardware → supported precisions. */
+    precisionSupport: {
+        cpu?: PrecisionSupport[];
+        cuda?: PrecisionSupport[];
+        mps?: PrecisionSupport[];
+        openvino?: PrecisionSupport[];
+        qnn?: PrecisionSupport[];
+        rocm?: PrecisionSupport[];
+        wasm?: PrecisionSupport[];
+        webgpu?: PrecisionSupport[];
+        webnn?: PrecisionSupport[];
+    };
+}
+
+/** Which models run on a candidate. */
+export interface CompatibleModels {
+    /** Models that run (fp16 inference, batch 1). */
+    compatible: string[];
+    /** The device it was judged on. */
+    device: string;
+    /** The candidate. */
+    hardware: string;
+    /** Models that do not, with the reason. */
+    incompatible: Record<string, string>;
+}
+
+/** Which models run on one hardware type or device (`POST /models/compatible`). */
+export interface CompatibleRequest {
+    /** A device from the device catalog. */
+    device?: string | null;
+    /** The hardware type (or give `device`). */
+    hardware?: HardwareType | null;
+    /** Models. */
+    models?: string[];
+}
+
+/** One part of a model. */
+export type Component = TransformerStack | ConvNet | {
+    /** Forward FLOPs per item. */
+    flopsPerItem: number;
+    /** What it is. */
+    name: string;
+    /** Parameters. */
+    parameters: number;
+    type: "dense";
+};
+
+/** The precision whose peak a computation at some weight precision runs at. */
+export type ComputeRate = "fp32" | "fp16" | "fp16_acc16" | "bf16" | "fp8" | "int8";
+
+/** Options of [`configure`]. */
+export interface ConfigureOptions {
+    /**
+     * IPFS Accelerate's selection config (snake_case keys inside, as in its JSON files); `null`
+     * restores the default.
+     */
+    selectionConfig?: unknown;
+}
+
+/** A convolutional network described by its published figures. */
+export interface ConvNet {
+    /** Forward FLOPs per image (2 × published multiply-accumulates). */
+    flopsPerItem: number;
+    /** Input side in pixels the figures refer to. */
+    imageSize: number;
+    /** Parameters (published). */
+    parameters: number;
+    /** Elements of the largest feature map live at once in a forward pass. */
+    peakActivationElements: number;
+    /** Elements of all convolution/pooling outputs (kept for the backward pass in training). */
+    totalActivationElements: number;
+}
+
+/** Dense peak throughput per precision, in TFLOP/s (TOPS for int8). Sparse figures are never stored. */
+export interface DenseTflops {
+    /** BF16 tensor/matrix rate. */
+    bf16?: number | null;
+    /** FP16 tensor/matrix rate (FP32 accumulate where the two differ). */
+    fp16?: number | null;
+    /** FP16 tensor rate with FP16 accumulation, where it differs (GeForce: twice the FP32-accumulate rate). */
+    fp16Acc16?: number | null;
+    /** FP32 (vector, or matrix where the vendor quotes that). */
+    fp32: number;
+    /** FP8 tensor rate. */
+    fp8?: number | null;
+    /** INT8 tensor rate (TOPS). */
+    int8?: number | null;
+}
+
+/** One concrete device (or browser class). */
+export interface Device {
+    /** Other names it resolves from. */
+    aliases: string[];
+    /** Market class (`datacenter_gpu`, `consumer_gpu`, `apple_soc`, `server_cpu`, `browser` …). */
+    class: string;
+    /** Dense peak throughput per precision. */
+    denseTflops: DenseTflops;
+    /** Back-end it is used through. */
+    hardwareType: HardwareType;
+    /** Stable identifier, e.g. `nvidia-h100-sxm`. */
+    id: string;
+    /** Peak memory bandwidth in GB/s. */
+    memoryBandwidthGbs: number;
+    /** Memory in GB (device memory; unified memory for SoCs; the maximum configuration for CPUs). */
+    memoryGb: number;
+    /** Full name. */
+    name: string;
+    /** How figures were derived, where they were. */
+    notes?: string | null;
+    /** Whether the figures are vendor peaks (the catalog) or hwfit's own measurement. */
+    profile?: DeviceProfile;
+    /** Where the figures come from. */
+    source: string;
+    /** The source's address. */
+    sourceUrl: string;
+    /** Thermal design power in W, where the vendor publishes one. */
+    tdpW: number | null;
+    /** Vendor. */
+    vendor: string;
+}
+
+/** Where a device's rates come from, which decides how predictions use them. */
+export type DeviceProfile = "catalog" | "measured";
+
+/** The device catalog, optionally of one hardware type (`GET /devices`). */
+export interface DevicesRequest {
+    /** Only devices of this hardware type. */
+    hardware?: HardwareType | null;
+}
+
+/** The plan (IPFS Accelerate's `/training/distributed` answer plus engine configs). */
+export interface DistributedConfig {
+    /** Whether activations are recomputed in the backward pass. */
+    activationCheckpointing: boolean;
+    /** A DeepSpeed configuration (`ds_config.json`). */
+    deepspeedConfig: unknown;
+    /** Strategy. */
+    distributedStrategy: Strategy;
+    /** The memory estimate. */
+    estimatedMemory: EstimatedMemory;
+    /** How the plan was reached. */
+    explanation: string;
+    /** Samples per optimizer step over all GPUs. */
+    globalBatchSize: number;
+    /** GPUs. */
+    gpuCount: number;
+    /** Micro-batches accumulated per optimizer step. */
+    gradientAccumulationSteps: number;
+    /** Memory budget per GPU, GB. */
+    maxMemoryGb: number;
+    /** Whether 16-bit mixed precision is used (always, with Adam). */
+    mixedPrecision: boolean;
+    /** `bf16` where the GPU supports it, else `fp16`. */
+    mixedPrecisionDtype: string;
+    /** Family. */
+    modelFamily: Family;
+    /** Model. */
+    modelName: string;
+    /** Micro-batch per GPU per step. */
+    perGpuBatchSize: number;
+    /** A `torchrun` command line for a Hugging Face `Trainer` script `train.py`. */
+    torchrunCommand: string;
+    /** DeepSpeed ZeRO stage equivalent (0 for DDP). */
+    zeroStage: number;
+}
+
+/** Plan distributed training (`POST /training/distributed`). */
+export interface DistributedPlanRequest {
+    /** Per-GPU batch the user wants (required). */
+    batchSize?: number;
+    /** The GPU model. */
+    device?: string | null;
+    /** GPUs (required). */
+    gpuCount?: number;
+    /** Memory per GPU, GB (default: the device's, else 80). */
+    maxMemoryGb?: number | null;
+    /** A Hugging Face `config.json` object. */
+    modelConfig?: unknown;
+    /** The family the caller expects. */
+    modelFamily?: Family | null;
+    /** Model name or Hugging Face id. */
+    modelName?: string;
+    /** Tokens per sequence (default 512). */
+    sequenceLength?: number;
+}
+
+/** Memory per GPU and in total, GB. */
+export interface EstimatedMemory {
+    /** Activations of one GPU's micro-batch. */
+    activationsGb: number;
+    /** 16-bit gradients (all together). */
+    gradientsGb: number;
+    /** fp32 master weights and Adam moments (all together). */
+    optimizerGb: number;
+    /** 16-bit weights (all GPUs together). */
+    parametersGb: number;
+    /** What one GPU holds under the chosen strategy, runtime allowance included. */
+    perGpuGb: number;
+    /** Weights + gradients + optimizer + activations, unsharded. */
+    totalGb: number;
+}
+
+export type Family = "embedding" | "text_generation" | "vision" | "audio" | "multimodal";
+
+/** One family's part of the map. */
+export interface FamilyMap {
+    /** Inference per batch size (the family's medium model, or its first). */
+    inference: BatchSizes;
+    /** size category → mode → entry (batch 1). */
+    modelSizes: Record<string, {
+        inference?: MapEntry;
+        training?: MapEntry;
+    }>;
+    /** Training per batch size. */
+    training: BatchSizes;
+}
+
+/** One family's row of the matrix. */
+export interface FamilyRow {
+    /** Compatibility per hardware type. */
+    hardwareCompatibility: {
+        cpu?: CompatibilityEntry;
+        cuda?: CompatibilityEntry;
+        mps?: CompatibilityEntry;
+        openvino?: CompatibilityEntry;
+        qnn?: CompatibilityEntry;
+        rocm?: CompatibilityEntry;
+        wasm?: CompatibilityEntry;
+        webgpu?: CompatibilityEntry;
+        webnn?: CompatibilityEntry;
+    };
+}
+
+/** Hardware types: an array, a comma-separated string, one type, or "all" (every type with a reference device). */
+export type HardwareList = HardwareType[] | string;
+
+export type HardwareType = "cpu" | "cuda" | "rocm" | "mps" | "openvino" | "qnn" | "webnn" | "webgpu" | "wasm";
+
+/** One recommendation. */
+export interface MapEntry {
+    /** The other eligible candidates, best first. */
+    fallbacks: string[];
+    /** The representative model the entry was computed for. */
+    model: string;
+    /** Best candidate, if any runs it. */
+    primary: string | null;
+}
+
+/** The hardware selection map (`POST /hardware/map`). */
+export interface MapRequest {
+    /** Batch sizes (default 1, 4, 16, 32, 64). */
+    batchSizes?: number[];
+    /** Concrete devices. */
+    devices?: string[];
+    /**
+     * Hardware types (IPFS Accelerate's `hardware_platforms`; default: every type with a
+     * reference device).
+     */
+    hardware?: HardwareList;
+    /** Families (default: all five). */
+    modelFamilies?: Family[];
+}
+
+/** Predictions for models × hardware × batch sizes × precisions (`POST /performance/matrix`). */
+export interface MatrixRequest {
+    /** Batch sizes (default 1, 8, 32). */
+    batchSizes?: number[];
+    /** Concrete devices. */
+    devices?: string[];
+    /** Hardware types (default: every type with a reference device). */
+    hardware?: HardwareList;
+    /** Inference (default) or training. */
+    mode?: Mode;
+    /** Models (default: bert-base-uncased, t5-small, gpt2, vit-base-patch16-224). */
+    models?: string[];
+    /** Precisions (default `fp32`). */
+    precisions?: Precision[];
+    /** Tokens per sequence (default 128). */
+    sequenceLength?: number;
+}
+
+/** What one microbenchmark run achieved on one device. */
+export interface Measurement {
+    /** Bytes in each copy buffer. */
+    copyBytes: number;
+    /** Achieved streaming-copy bandwidth (bytes read + written), GB/s. */
+    copyGbs: number;
+    /** Achieved FP16 matrix-multiply rate, GFLOP/s, where the device runs FP16 shaders. */
+    matmulF16Gflops?: number | null;
+    /** Achieved FP32 matrix-multiply rate, GFLOP/s (median of the timed samples). */
+    matmulF32Gflops: number;
+    /** Matrix size used for the matmul (n × n × n). */
+    matmulN: number;
+    /** How it was measured (`wgpu Vulkan: WGSL tiled matmul + streaming copy`, `cpu: ndarray sgemm …`). */
+    method: string;
+    /** Timed samples per figure (after warm-up). */
+    samples: number;
+    /** Threads the CPU figures ran on (1 for a GPU). */
+    threads: number;
+}
+
+/** Memory terms, in MB. */
+export interface MemoryBreakdown {
+    /** Activations. */
+    activationsMb: number;
+    /** Gradients. */
+    gradientsMb: number;
+    /** KV cache. */
+    kvCacheMb: number;
+    /** Optimizer state (and fp32 master weights). */
+    optimizerStateMb: number;
+    /** Runtime allowance. */
+    runtimeOverheadMb: number;
+    /** Model weights. */
+    weightsMb: number;
+}
+
+/** What feeds a transformer stack, which fixes its token count per item. */
+export type Modality = {
+    kind: "text";
+} | {
+    /** Input side in pixels. */
+    imageSize: number;
+    kind: "image";
+    /** Patch side in pixels. */
+    patchSize: number;
+} | {
+    /** Frames per item. */
+    frames: number;
+    kind: "audio";
+};
+
+export type Mode = "inference" | "training";
+
+/** One mode of an analysis. */
+export interface ModeAnalysis {
+    /** batch size → target → prediction (targets that cannot run it are left out; see `refused`). */
+    performance: Record<string, Record<string, PerformanceSummary>>;
+    /** batch size → recommendation. */
+    recommendations: Record<string, Recommendation>;
+    /** batch size → target → why it cannot run it. */
+    refused: Record<string, Record<string, string>>;
+}
+
+/** The analysis (IPFS Accelerate's `/analysis/model` answer). */
+export interface ModelAnalysis {
+    /** Batch sizes analysed. */
+    batchSizes: number[];
+    /** Targets analysed. */
+    hardwarePlatforms: string[];
+    /** Inference. */
+    inference: ModeAnalysis;
+    /** Family. */
+    modelFamily: Family;
+    /** Model. */
+    modelName: string;
+    /** Precision of each mode. */
+    precisions: {
+        inference?: Precision;
+        training?: Precision;
+    };
+    /** Training. */
+    training: ModeAnalysis;
+}
+
+/** Everything about one model. */
+export interface ModelDetail {
+    /** The components (transformer stacks, convolutional nets, dense extras). */
+    components: Component[];
+    /** Family. */
+    family: Family;
+    /** Forward FLOPs per item at `flops_sequence_length` tokens. */
+    flopsPerItem: number;
+    /** The sequence length of `flops_per_item` (128, or the model's maximum if shorter). */
+    flopsSequenceLength: number;
+    /** KV cache per token at fp16, bytes (0 for models that generate no text). */
+    kvCacheBytesPerTokenFp16: number;
+    /** Longest sequence (0: none). */
+    maxPositions: number;
+    /** Canonical name. */
+    name: string;
+    /** Parameters, computed from the architecture. */
+    parameters: number;
+    /** Where the architecture comes from. */
+    source: SpecSource;
+    /** Subfamily. */
+    subfamily: Subfamily;
+}
+
+/** One recommended model. */
+export interface ModelRecommendation {
+    /** Classifier confidence that the model does the task. */
+    confidence: number;
+    /** Family. */
+    family: Family;
+    /** Model. */
+    modelName: string;
+    /** Parameters. */
+    parameters: number;
+    /** Predicted throughput there, with its unit. */
+    predictedThroughput: string;
+    /** Best candidate. */
+    recommendedHardware: string;
+    /** Recommended memory there, MB. */
+    recommendedMemoryMb: number;
+    /** Subfamily. */
+    subfamily: Subfamily;
+}
+
+/** One model's architecture (`POST /models/detail`). */
+export interface ModelRequest {
+    /** A Hugging Face `config.json` object to read the architecture from. */
+    modelConfig?: unknown;
+    /** Model name or Hugging Face id. */
+    modelName?: string;
+}
+
+/** One model's row. */
+export interface ModelRow {
+    /** Its family (the guide's `category`). */
+    category: Family;
+    /** Model name. */
+    name: string;
+    /** hardware → batch → precision → cell. */
+    predictions: Record<string, Record<string, {
+        bf16?: Cell;
+        f16?: Cell;
+        fp16?: Cell;
+        fp32?: Cell;
+        fp8?: Cell;
+        int4?: Cell;
+        int8?: Cell;
+        q4_0?: Cell;
+        q4_k_m?: Cell;
+        q5_k_m?: Cell;
+        q8_0?: Cell;
+    }>>;
+}
+
+/** The catalog listing, optionally of one family (`GET /models`). */
+export interface ModelsRequest {
+    /** Only models of this family. */
+    family?: Family | null;
+}
+
+/** What `navigator` says. */
+export interface NavigatorProbe {
+    deviceMemoryGb: number | null;
+    hardwareConcurrency: number | null;
+    scope: string;
+    userAgent: string | null;
+    userAgentData: unknown;
+}
+
+export type PerformanceRating = "high" | "medium" | "low" | "none";
+
+/** A prediction in brief (IPFS Accelerate's analysis cell). */
+export interface PerformanceSummary {
+    /** Whether it fits the device. */
+    fitsInMemory: boolean;
+    /** Time per step, ms. */
+    latency: number;
+    /** Memory the step needs, MB. */
+    memoryUsage: number;
+    /** Where the figure comes from. */
+    source: PredictionSource;
+    /** Items, tokens or samples per second. */
+    throughput: number;
+    /** Its unit. */
+    throughputUnit: ThroughputUnit;
+}
+
+/** Where to run. */
+export interface PoolHardware {
+    /** Each model's primary recommendation. */
+    perModel: Record<string, string>;
+    /** The hardware most models prefer. */
+    preferredHardware: string;
+    /** Its PyTorch device string, where PyTorch runs there. */
+    torchDevice: string | null;
+}
+
+/** Memory across the pool. */
+export interface PoolRequirements {
+    /** The largest single model's recommended memory, MB. */
+    maxMemoryMb: number;
+    /** Per model. */
+    perModel: Record<string, ResourceRequirements>;
+    /** All models' recommended memory together, MB. */
+    totalMemoryMb: number;
+}
+
+/** The pool settings. */
+export interface PoolSettings {
+    /** Whether models must be evicted to make room (their total exceeds the device). */
+    lowMemoryMode: boolean;
+    /** Memory of the preferred device, MB. */
+    maxMemoryMb: number;
+    /** Idle timeout, minutes. */
+    recommendedTimeoutMins: number;
+}
+
+export type Precision = "fp32" | "fp16" | "bf16" | "fp8" | "int8" | "int4" | "q4_0" | "q4_k_m" | "q5_k_m" | "q8_0" | "f16";
+
+/** One hardware type's precision support, for the matrix. */
+export interface PrecisionSupport {
+    /** The caveat, where there is one. */
+    note?: string | null;
+    /** The precision. */
+    precision: Precision;
+    /** How well it is supported. */
+    support: SupportLevel;
+}
+
+/** The predictions (IPFS Accelerate's `/performance/predict` answer plus what they rest on). */
+export interface PredictAnswer {
+    /** Items per step. */
+    batchSize: number;
+    /** Mode. */
+    mode: Mode;
+    /** Family. */
+    modelFamily: Family;
+    /** Model. */
+    modelName: string;
+    /** Where the architecture comes from. */
+    modelSource: SpecSource;
+    /** Precision. */
+    precision: Precision;
+    /** target (hardware type or device id) → prediction. */
+    predictions: Record<string, PredictEntry>;
+    /** Tokens per sequence. */
+    sequenceLength: number;
+    /** Workload predicted. */
+    workload: Workload;
+}
+
+/** One target's prediction and the device it was made for. */
+export interface PredictEntry {
+    /** `compute` or `memory`: which roof limits the step. */
+    bound: Bound;
+    /** Bytes moved per step. */
+    bytesPerStep: number;
+    /** How specific the fitted coefficients are. */
+    coefficientSource: CoefficientSource;
+    /** The peak used for compute. */
+    computeRate: ComputeRate;
+    /** The device predicted on. */
+    device: string;
+    /** Whether `memory_usage` fits in `memory_capacity`. */
+    fitsInMemory: boolean;
+    /** FLOPs per step. */
+    flopsPerStep: number;
+    /** Its hardware type. */
+    hardwareType: HardwareType;
+    /** Time per step, ms. */
+    latency: number;
+    /** The device's memory, MB. */
+    memoryCapacity: number;
+    /** Memory the step needs, MB (the resource estimate's minimum). */
+    memoryUsage: number;
+    /** The roofline's upper bound on throughput (efficiency 1, no overhead). */
+    rooflineThroughput: number;
+    /** `analytic_model` (coefficients fitted for this hardware type) or `analytic_model_pooled`. */
+    source: PredictionSource;
+    /** Items (or tokens) per second. */
+    throughput: number;
+    /** `items/s`, `tokens/s` or `samples/s`. */
+    throughputUnit: ThroughputUnit;
+}
+
+/** Predict throughput, latency and memory (`POST /performance/predict`). */
+export interface PredictRequest {
+    /** Items per step (default 1). */
+    batchSize?: number;
+    /** Concrete devices from the device catalog. */
+    devices?: string[];
+    /** Hardware types, each predicted on its reference device (default: the local devices). */
+    hardware?: HardwareList;
+    /** `training` predicts a training step; `inference` (default) the workload below. */
+    mode?: Mode;
+    /** A Hugging Face `config.json` object to read the architecture from. */
+    modelConfig?: unknown;
+    /** The family the caller expects (refused if it contradicts the model's). */
+    modelFamily?: Family | null;
+    /** Model name or Hugging Face id. */
+    modelName?: string;
+    /** Weight precision (default `fp32`). */
+    precision?: Precision;
+    /** Tokens per sequence, the KV context for decode (default 128). */
+    sequenceLength?: number;
+    /**
+     * `forward`, `prefill`, `decode` or `train-step` (default: decode for text generators, forward
+     * otherwise; `train-step` in training mode).
+     */
+    workload?: Workload | null;
+}
+
+/** A prediction (IPFS Accelerate's `throughput`, `latency`, `memory_usage`, plus what it rests on). */
+export interface Prediction {
+    /** `compute` or `memory`: which roof limits the step. */
+    bound: Bound;
+    /** Bytes moved per step. */
+    bytesPerStep: number;
+    /** How specific the fitted coefficients are. */
+    coefficientSource: CoefficientSource;
+    /** The peak used for compute. */
+    computeRate: ComputeRate;
+    /** Whether `memory_usage` fits in `memory_capacity`. */
+    fitsInMemory: boolean;
+    /** FLOPs per step. */
+    flopsPerStep: number;
+    /** Time per step, ms. */
+    latency: number;
+    /** The device's memory, MB. */
+    memoryCapacity: number;
+    /** Memory the step needs, MB (the resource estimate's minimum). */
+    memoryUsage: number;
+    /** The roofline's upper bound on throughput (efficiency 1, no overhead). */
+    rooflineThroughput: number;
+    /** `analytic_model` (coefficients fitted for this hardware type) or `analytic_model_pooled`. */
+    source: PredictionSource;
+    /** Items (or tokens) per second. */
+    throughput: number;
+    /** `items/s`, `tokens/s` or `samples/s`. */
+    throughputUnit: ThroughputUnit;
+}
+
+/** The matrix. */
+export interface PredictionMatrix {
+    /** Batch sizes. */
+    batchSizes: number[];
+    /** Hardware keys. */
+    hardwarePlatforms: string[];
+    /** Mode. */
+    mode: Mode;
+    /** Rows by model name. */
+    models: Record<string, ModelRow>;
+    /** Precisions. */
+    precisionOptions: Precision[];
+    /** Where the predictions come from. */
+    predictionSource: string;
+}
+
+/** Where a prediction comes from. */
+export type PredictionSource = "analytic_model" | "analytic_model_pooled" | "measured_profile";
+
+/** Catalog models for a Hugging Face pipeline task (`POST /models/recommend`). */
+export interface RecommendRequest {
+    /** Concrete devices allowed. */
+    devices?: string[];
+    /** Hardware types allowed (default: every type with a reference device). */
+    hardware?: HardwareList;
+    /** A pipeline task (`text-generation`, `image-classification` …). */
+    task?: string;
+}
+
+/** A recommendation in brief. */
+export interface Recommendation {
+    /** The others, best first. */
+    fallbacks: string[];
+    /** Best candidate. */
+    primary: string | null;
+}
+
+/** The configuration. */
+export interface ResourcePoolConfig {
+    /** Why. */
+    explanation: string;
+    /** Hardware. */
+    hardwareRecommendations: PoolHardware;
+    /** Settings. */
+    resourcePoolConfig: PoolSettings;
+    /** Memory. */
+    resourceRequirements: PoolRequirements;
+}
+
+/** A resource-pool configuration for several models (`POST /resources/pool`). */
+export interface ResourcePoolRequest {
+    /** Concrete devices. */
+    devices?: string[];
+    /** Hardware types (default: every type with a reference device). */
+    hardware?: HardwareList;
+    /** Models. */
+    models?: string[];
+    /** Weight precision (default `fp16`). */
+    precision?: Precision;
+    /** Tokens per sequence (default 128). */
+    sequenceLength?: number;
+}
+
+/** The estimate (IPFS Accelerate's `resource_requirements`, plus the request echoed and the breakdown). */
+export interface ResourceRequirements {
+    /** Batch size the estimate is for. */
+    batchSize: number;
+    /** Memory terms. */
+    breakdown: MemoryBreakdown;
+    /** CPU cores. */
+    cpuCores: number;
+    /** Disk space for the weights (training: a full checkpoint), MB. */
+    diskSpaceMb: number;
+    /** Hardware type. */
+    hardware: HardwareType;
+    /** Memory to run the request at all (sum of the breakdown), MB. */
+    minMemoryMb: number;
+    /** Mode. */
+    mode: Mode;
+    /** The model. */
+    modelName: string;
+    /** The formulas and assumptions behind them. */
+    notes: string[];
+    /** Parameters of the model. */
+    parameters: number;
+    /** Precision. */
+    precision: Precision;
+    /** Memory with headroom, MB. */
+    recommendedMemoryMb: number;
+    /** Tokens per sequence assumed. */
+    seqLength: number;
+    /** How the numbers were obtained. */
+    source: string;
+}
+
+/** The resources answer: the model, where its numbers come from, and the requirements. */
+export interface ResourcesAnswer {
+    /** Family. */
+    family: Family;
+    /** Model. */
+    modelName: string;
+    /** Where the architecture comes from. */
+    modelSource: SpecSource;
+    /** The requirements (IPFS Accelerate's `resource_requirements`). */
+    resourceRequirements: ResourceRequirements;
+    /** Subfamily. */
+    subfamily: Subfamily;
+}
+
+/** Estimate the resources a model needs (`POST /resources`). */
+export interface ResourcesRequest {
+    /** Items per step (default 1). */
+    batchSize?: number;
+    /** Where it runs (default `cpu`). */
+    hardware?: HardwareType;
+    /** Inference or training (default `inference`). */
+    mode?: Mode;
+    /** A Hugging Face `config.json` object to read the architecture from. */
+    modelConfig?: unknown;
+    /** The family the caller expects (refused if it contradicts the model's). */
+    modelFamily?: Family | null;
+    /** Model name or Hugging Face id. */
+    modelName?: string;
+    /** Weight precision (default `fp32`). */
+    precision?: Precision;
+    /** Tokens per sequence (default 128). */
+    sequenceLength?: number;
+}
+
+export type Runtime = "pytorch" | "transformers.js" | "onnxruntime-web";
+
+/** Select the hardware to run a model on (`POST /hardware/select`). */
+export interface SelectRequest {
+    /** Items per step (default 1). */
+    batchSize?: number;
+    /** Concrete devices to choose from. */
+    devices?: string[];
+    /** Also plan distributed training over `gpu_count` GPUs of the recommended type. */
+    distributed?: boolean;
+    /** GPUs for a distributed plan (default 1). */
+    gpuCount?: number;
+    /**
+     * Hardware types to choose from (IPFS Accelerate's `available_hardware`; default: the local
+     * devices).
+     */
+    hardware?: HardwareList;
+    /** Inference (default) or training. */
+    mode?: Mode;
+    /** A Hugging Face `config.json` object to read the architecture from. */
+    modelConfig?: unknown;
+    /** The family the caller expects (refused if it contradicts the model's). */
+    modelFamily?: Family | null;
+    /** Model name or Hugging Face id. */
+    modelName?: string;
+    /** Weight precision (default `fp32`). */
+    precision?: Precision;
+    /** Tokens per sequence (default 128). */
+    sequenceLength?: number;
+    /** IPFS Accelerate's task type (a training task implies training mode). */
+    taskType?: TaskType | null;
+}
+
+/** The answer. */
+export interface Selection {
+    /** Every candidate's evaluation. */
+    allScores: Record<string, CandidateScore>;
+    /** Items per step. */
+    batchSize: number;
+    /** Every eligible candidate, best first. */
+    compatibleHardware: string[];
+    /** The distributed-training plan on the recommended GPU type, when asked for (`distributed`). */
+    distributedConfig?: DistributedConfig | null;
+    /** Why this one, why not the others, in words. */
+    explanation: string;
+    /** The other eligible candidates, best first. */
+    fallbackOptions: string[];
+    /** Mode. */
+    mode: Mode;
+    /** Model family. */
+    modelFamily: Family;
+    /** Model name. */
+    modelName: string;
+    /** Parameters. */
+    modelSize: number;
+    /** `small`, `medium` or `large` per the config's categories. */
+    modelSizeCategory: string;
+    /** Precision. */
+    precision: Precision;
+    /** Where the predictions come from. */
+    predictionSource: string;
+    /** The best candidate, if any can run the request. */
+    primaryRecommendation: string | null;
+    /** Tokens per sequence. */
+    sequenceLength: number;
+    /** Task type, if given. */
+    taskType: TaskType | null;
+    /** Workload predicted. */
+    workload: Workload;
+}
+
+/** The map. */
+export interface SelectionMap {
+    /** Candidates considered. */
+    hardwarePlatforms: string[];
+    /** family → map. */
+    modelFamilies: {
+        audio?: FamilyMap;
+        embedding?: FamilyMap;
+        multimodal?: FamilyMap;
+        text_generation?: FamilyMap;
+        vision?: FamilyMap;
+    };
+    /** Precision for inference (fp16) and training (bf16). */
+    precisions: {
+        inference?: Precision;
+        training?: Precision;
+    };
+}
+
+/** Where a `ModelSpec` came from. */
+export type SpecSource = {
+    kind: "catalog";
+    /** The published source. */
+    reference: string;
+} | {
+    kind: "hf_config";
+} | {
+    /** What the estimate rests on, e.g. "'7b' in the name: 7 B parameters". */
+    basis: string;
+    kind: "name_estimate";
+};
+
+/** The attention pattern of a stack. */
+export type StackRole = "encoder" | "decoder" | "cross_decoder";
+
+export type Strategy = "DDP" | "ZeRO-1" | "ZeRO-2" | "FSDP";
+
+export type Subfamily = "masked_lm" | "sentence_transformer" | "token_classifier" | "text_classifier" | "causal_lm" | "seq2seq" | "chat_model" | "image_classifier" | "object_detector" | "segmentation" | "depth_estimation" | "speech_recognition" | "audio_classifier" | "text_to_speech" | "vision_language" | "image_text_encoder" | "document_qa";
+
+export type SupportLevel = "real" | "limited" | "unsupported";
+
+/** The answer. */
+export interface TaskRecommendations {
+    /** The candidates allowed. */
+    hardwareConstraints: string[];
+    /** Models that do the task and run on the constraints, most confident and smallest first. */
+    recommendations: ModelRecommendation[];
+    /** The task. */
+    task: string;
+}
+
+export type TaskType = "classification" | "generation" | "embedding" | "speech_recognition" | "fine_tuning" | "training";
+
+/** What the starter is rendered for: every value a template uses. */
+export interface TemplateDecision {
+    /** Items per step. */
+    batchSize: number;
+    /** The device predicted on. */
+    deviceName: string;
+    /** Family. */
+    family: Family;
+    /** The recommended candidate. */
+    hardware: string;
+    /** Its hardware type. */
+    hardwareType: HardwareType;
+    /** transformers.js device. */
+    jsDevice: string;
+    /** transformers.js dtype. */
+    jsDtype: string;
+    /** Model. */
+    modelName: string;
+    /** ONNX Runtime Web execution providers, as a JS array literal. */
+    ortProviders: string;
+    /** The transformers pipeline task. */
+    pipelineTask: string;
+    /** Precision. */
+    precision: Precision;
+    /** The selection's explanation. */
+    recommendation: string;
+    /** The runtime. */
+    runtime: Runtime;
+    /** Subfamily. */
+    subfamily: Subfamily;
+    /** The template file (`pytorch/hf_embedding_template.py.j2` …). */
+    template: string;
+    /** PyTorch device string. */
+    torchDevice: string;
+    /** PyTorch dtype. */
+    torchDtype: string;
+}
+
+/** A starter file for a model on its recommended hardware (`POST /templates`). */
+export interface TemplateRequest {
+    /** Items per step (default 1). */
+    batchSize?: number;
+    /** Concrete devices to choose from. */
+    devices?: string[];
+    /** Hardware types to choose from (default: the runtime's). */
+    hardware?: HardwareList;
+    /** A Hugging Face `config.json` object. */
+    modelConfig?: unknown;
+    /** Model name or Hugging Face id. */
+    modelName?: string;
+    /** Weight precision (default: fp16 for PyTorch on a GPU, fp32 otherwise). */
+    precision?: Precision | null;
+    /** `pytorch` (default), `transformers.js` or `onnxruntime-web`. */
+    runtime?: Runtime;
+}
+
+/** The unit of a throughput. */
+export type ThroughputUnit = "items/s" | "tokens/s" | "samples/s";
+
+/** A stack of identical transformer layers with its embeddings. */
+export interface TransformerStack {
+    /** Experts each token is routed to. */
+    activeExperts: number;
+    /** Query heads. */
+    attentionHeads: number;
+    /** Feed-forward experts per layer (1 for dense models). */
+    experts: number;
+    /** Gated feed-forward (SwiGLU/GeGLU: three matrices instead of two). */
+    gatedFfn: boolean;
+    /** Width of one head. */
+    headDim: number;
+    /** Model (residual) width. */
+    hiddenSize: number;
+    /** What feeds it. */
+    input: Modality;
+    /** Feed-forward inner width (per expert). */
+    intermediateSize: number;
+    /** Key/value heads (fewer than query heads under grouped-query attention). */
+    kvHeads: number;
+    /** Number of layers. */
+    layers: number;
+    /** Learned absolute position embeddings (0 for rotary/relative positions). */
+    learnedPositions: number;
+    /** Attention pattern. */
+    role: StackRole;
+    /** Whether the output projection reuses the input embedding (only matters for generating stacks). */
+    tiedEmbeddings: boolean;
+    /** Token-embedding rows owned by this stack (0 when shared with another stack or absent). */
+    vocabSize: number;
+}
+
+/** The WebAssembly part (independent yes/no facts). */
+export interface WasmProbe {
+    available: boolean;
+    crossOriginIsolated: boolean;
+    sharedArrayBuffer: boolean;
+    simd: boolean;
+    threads: boolean;
+}
+
+/** The WebGPU part. */
+export interface WebGpuProbe {
+    adapters: AdapterProbe[];
+    available: boolean;
+    reason?: string | null;
+}
+
+/** One WebNN `createContext({deviceType})`. */
+export interface WebNnContextProbe {
+    available: boolean;
+    deviceType: string;
+    error?: string | null;
+    /** `opSupportLimits()` summary: data types per op group, where the context gives it. */
+    opSupport?: unknown;
+}
+
+/** The WebNN part. */
+export interface WebNnProbe {
+    available: boolean;
+    contexts: WebNnContextProbe[];
+    reason?: string | null;
+}
+
+export type Workload = "forward" | "prefill" | "decode" | "train-step";
