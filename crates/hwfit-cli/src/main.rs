@@ -1,6 +1,5 @@
 //! `hwfit`: which hardware should this ML model run on, how fast, how big.
 
-mod calibration;
 mod cli;
 mod commands;
 mod detection;

@@ -121,6 +121,9 @@ pub enum CoreError {
         /// The field (or fields) missing.
         field: &'static str,
     },
+    /// A measurement file (calibration data) that cannot be read.
+    #[error("measured data: {0}")]
+    InvalidMeasurements(String),
     /// A request that cannot be answered as asked.
     #[error("{0}")]
     InvalidRequest(String),

@@ -36,10 +36,20 @@ pub struct Measurement {
 }
 
 /// The median of `values` (mean of the middle two for an even count); `None` when empty or when a
-/// value is not finite.
+/// value is not finite (a failed timing).
 #[must_use]
 pub fn median(values: &[f64]) -> Option<f64> {
-    if values.is_empty() || values.iter().any(|v| !v.is_finite()) {
+    if values.iter().any(|v| !v.is_finite()) {
+        return None;
+    }
+    median_total(values)
+}
+
+/// The median of `values` in IEEE total order (infinities count as the largest or smallest values);
+/// `None` when empty. The one median of hwfit: timings, fit errors and calibration residuals.
+#[must_use]
+pub fn median_total(values: &[f64]) -> Option<f64> {
+    if values.is_empty() {
         return None;
     }
     let mut sorted: Vec<f64> = values.to_vec();

@@ -269,15 +269,10 @@ pub struct Accuracy {
     pub median_abs_log_error: f64,
 }
 
-fn summarize(mut errors: Vec<f64>) -> Accuracy {
-    errors.sort_by(f64::total_cmp);
+fn summarize(errors: &[f64]) -> Accuracy {
     let n = errors.len();
     let within = errors.iter().filter(|e| libm::exp(**e) <= 1.25).count();
-    let median = match n {
-        0 => 0.0,
-        _ if n % 2 == 1 => errors[n / 2],
-        _ => f64::midpoint(errors[n / 2 - 1], errors[n / 2]),
-    };
+    let median = crate::measure::median_total(errors).unwrap_or(0.0);
     Accuracy {
         samples: n,
         within_25_percent: if n == 0 { 0.0 } else { within as f64 / n as f64 },
@@ -293,7 +288,7 @@ fn error_of(c: &Coefficients, s: &Sample) -> f64 {
 /// In-sample accuracy of `coefficients` on `samples`.
 #[must_use]
 pub fn accuracy(coefficients: &Coefficients, samples: &[Sample]) -> Accuracy {
-    summarize(samples.iter().map(|s| error_of(coefficients, s)).collect())
+    summarize(&samples.iter().map(|s| error_of(coefficients, s)).collect::<Vec<_>>())
 }
 
 /// Leave-one-device-out cross-validation: each device's samples predicted by a fit without them.
@@ -310,5 +305,5 @@ pub fn cross_validate_by_device(samples: &[Sample]) -> Accuracy {
             errors.push(error_of(&coefficients, s));
         }
     }
-    summarize(errors)
+    summarize(&errors)
 }

@@ -3,6 +3,7 @@
 //! overhead — with the efficiencies and overheads **fitted** per hardware type to public measurements
 //! (see [`fit`]) and stored in `data/perf_fit.json`.
 
+pub mod calibration;
 pub mod cost;
 pub mod fit;
 

@@ -1,0 +1,398 @@
+//! Calibration: the public measurements (llama.cpp and MLPerf throughput, web-llm memory) turned into
+//! samples by stated rules, the performance model fitted to them, and its accuracy. The faces supply
+//! the CSV texts (the CLI embeds `data/measured/`); rows the model cannot represent are left out with
+//! the reason.
+//!
+//! Rules:
+//! - `llm_tokens_per_second.csv`: single-device, batch-1 rows with a stated GGUF precision;
+//!   `ppN` → prefill of N tokens; `tgN` → decode with N/2 cached tokens on average (N tokens generated
+//!   from an empty prompt); tokens/s as measured.
+//! - `mlperf_inference_v4_1_offline.csv`: ResNet-50 and BERT-large (SQuAD, 384 tokens) samples/s
+//!   divided by the accelerators per node; the Offline scenario runs large batches (256 assumed).
+//!   LLM rows are excluded: their throughput depends on the dataset's input/output lengths, which the
+//!   rows do not give.
+//! - `webllm_vram_requirements.csv`: `q4f16_1` (4-bit weights in groups of 32 with an fp16 scale:
+//!   4.5 bits, as Q4_0), `q0f16` and `q0f32` at the model's context window; the WebGPU runtime
+//!   allowance is the median of (figure − estimate without allowance).
+
+mod csv;
+
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use serde::Serialize;
+
+use self::csv::Table;
+use super::fit::{accuracy, cross_validate_by_device, fit, Accuracy, Sample};
+use super::{Coefficients, PerfRequest};
+use crate::measure::median;
+use crate::Workload;
+use crate::{estimate_resources, Catalog, CoreError, DeviceCatalog, HardwareType, Mode, Precision, ResourceRequest};
+
+/// Batch assumed for MLPerf Offline rows.
+const OFFLINE_BATCH: u32 = 256;
+
+/// The measurement files, as text.
+#[derive(Debug, Clone, Copy)]
+pub struct MeasuredData<'a> {
+    /// `llm_tokens_per_second.csv` (llama.cpp llama-bench figures).
+    pub llm_tokens_per_second: &'a str,
+    /// `mlperf_inference_v4_1_offline.csv`.
+    pub mlperf_offline: &'a str,
+    /// `webllm_vram_requirements.csv`.
+    pub webllm_vram: &'a str,
+}
+
+/// A row left out, and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Excluded {
+    /// Which row (`file row N`, counting the header as row 1).
+    pub row: String,
+    /// Why.
+    pub reason: String,
+}
+
+/// One measurement against the fitted model.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct Residual {
+    /// What was measured.
+    pub label: String,
+    /// The device.
+    pub device: String,
+    /// The measurement.
+    pub measured: f64,
+    /// The fitted model's prediction.
+    pub predicted: f64,
+    /// ln(predicted / measured).
+    pub log_error: f64,
+}
+
+/// One web-llm memory figure against hwfit's estimate.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct MemorySample {
+    /// The web-llm model id.
+    pub model_id: String,
+    /// The catalog model it maps to.
+    pub model: String,
+    /// hwfit's estimate without the runtime allowance, MB.
+    pub estimate_without_overhead_mb: f64,
+    /// web-llm's `vram_required_MB`.
+    pub measured_mb: f64,
+}
+
+/// The WebGPU runtime allowance fitted to web-llm's memory figures, and how well estimates match.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct MemoryCalibration {
+    /// Median of (web-llm's figure − hwfit's estimate without allowance), MB.
+    pub webgpu_runtime_overhead_mb: f64,
+    /// Share of estimates (with that allowance) within ±25 % of web-llm's figures.
+    pub within_25_percent: f64,
+    /// Median |ln(estimate / figure)|.
+    pub median_abs_log_error: f64,
+    /// The figures compared.
+    pub samples: Vec<MemorySample>,
+}
+
+/// What a calibration run found.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CalibrationReport {
+    /// The memory allowance fit.
+    pub memory: MemoryCalibration,
+    /// The fitted throughput coefficients.
+    pub coefficients: Coefficients,
+    /// Accuracy on the samples fitted.
+    pub in_sample: Accuracy,
+    /// Accuracy with each device left out of its own fit.
+    pub cross_validated_by_device: Accuracy,
+    /// Every sample against the fit.
+    pub residuals: Vec<Residual>,
+    /// Rows left out, with the reason.
+    pub excluded: Vec<Excluded>,
+}
+
+/// The throughput samples and the rows left out.
+pub struct Dataset {
+    /// Samples the fit uses.
+    pub samples: Vec<Sample>,
+    /// Rows left out.
+    pub excluded: Vec<Excluded>,
+}
+
+/// One throughput measurement, described.
+struct Row<'a> {
+    model: &'a str,
+    device: &'a str,
+    precision: Precision,
+    workload: Workload,
+    batch: u32,
+    seq: u32,
+    value: f64,
+    label: String,
+}
+
+/// A row parser: a measurement, or the reason the row is left out.
+type Parse = for<'a> fn(&Table, &'a [String]) -> Result<Result<Row<'a>, String>, String>;
+
+fn llm_row<'a>(t: &Table, r: &'a [String]) -> Result<Result<Row<'a>, String>, String> {
+    let (model, hardware, metric) = (t.get(r, "model")?, t.get(r, "hardware")?, t.get(r, "metric")?);
+    let label = format!("{model} {} {metric} on {hardware}", t.get(r, "precision")?);
+    if t.get(r, "n_devices")? != "1" || t.get(r, "batch_size")? != "1" {
+        return Ok(Err(format!("{label}: not a single-device batch-1 row")));
+    }
+    let Some(precision) = t
+        .get(r, "precision")?
+        .strip_prefix("GGUF ")
+        .and_then(|p| p.parse::<Precision>().ok())
+    else {
+        return Ok(Err(format!("{label}: precision not stated")));
+    };
+    let (workload, seq) = if let Some(n) = metric.strip_prefix("tg").and_then(|n| n.parse::<u32>().ok()) {
+        (Workload::Decode, n / 2)
+    } else if let Some(n) = metric.strip_prefix("pp").and_then(|n| n.parse::<u32>().ok()) {
+        (Workload::Prefill, n)
+    } else {
+        return Ok(Err(format!("{label}: metric '{metric}' is not ppN or tgN")));
+    };
+    let value: f64 = t
+        .get(r, "value")?
+        .parse()
+        .map_err(|_| format!("{label}: value is not a number"))?;
+    Ok(Ok(Row {
+        model,
+        device: hardware,
+        precision,
+        workload,
+        batch: 1,
+        seq,
+        value,
+        label,
+    }))
+}
+
+fn mlperf_row<'a>(t: &Table, r: &'a [String]) -> Result<Result<Row<'a>, String>, String> {
+    let (benchmark, accelerator, units) = (t.get(r, "benchmark")?, t.get(r, "accelerator")?, t.get(r, "units")?);
+    let label = format!("MLPerf {benchmark} on {accelerator} ({units})");
+    let (model, seq) = match benchmark {
+        "resnet50" => ("resnet-50", 1),
+        "bert-99" => ("bert-large-uncased", 384),
+        _ => {
+            return Ok(Err(format!(
+                "{label}: LLM offline throughput depends on dataset input/output lengths"
+            )))
+        }
+    };
+    let per_node: f64 = t.get(r, "accelerators_per_node")?.parse().unwrap_or(0.0);
+    if accelerator == "N/A" || per_node < 1.0 {
+        return Ok(Err(format!("{label}: accelerator not stated")));
+    }
+    if units != "samples/s" {
+        return Ok(Err(format!("{label}: not samples/s")));
+    }
+    let precision: Precision = t
+        .get(r, "weight_data_types")?
+        .parse()
+        .map_err(|e| format!("{label}: {e}"))?;
+    let value = t
+        .get(r, "value")?
+        .parse::<f64>()
+        .map_err(|_| format!("{label}: value is not a number"))?
+        / per_node;
+    Ok(Ok(Row {
+        model,
+        device: accelerator,
+        precision,
+        workload: Workload::Forward,
+        batch: OFFLINE_BATCH,
+        seq,
+        value,
+        label,
+    }))
+}
+
+fn invalid(file: &str, message: impl core::fmt::Display) -> CoreError {
+    CoreError::InvalidMeasurements(format!("{file}: {message}"))
+}
+
+/// The throughput samples of the measurement files.
+pub fn dataset(data: &MeasuredData<'_>, catalog: &Catalog, devices: &DeviceCatalog) -> Result<Dataset, CoreError> {
+    let mut samples = Vec::new();
+    let mut excluded = Vec::new();
+    for (name, text, parse) in [
+        (
+            "llm_tokens_per_second.csv",
+            data.llm_tokens_per_second,
+            llm_row as Parse,
+        ),
+        (
+            "mlperf_inference_v4_1_offline.csv",
+            data.mlperf_offline,
+            mlperf_row as Parse,
+        ),
+    ] {
+        let table = Table::parse(text).map_err(|e| invalid(name, e))?;
+        for (i, record) in table.rows.iter().enumerate() {
+            let row_name = format!("{name} row {}", i + 2);
+            let row = match parse(&table, record).map_err(|e| invalid(&row_name, e))? {
+                Ok(row) => row,
+                Err(reason) => {
+                    excluded.push(Excluded { row: row_name, reason });
+                    continue;
+                }
+            };
+            let resolved = catalog
+                .lookup(row.model)
+                .ok_or_else(|| invalid(&row_name, format!("model '{}' not in the catalog", row.model)))?;
+            let device = match devices.resolve(row.device) {
+                Ok(d) => d,
+                Err(e) => {
+                    excluded.push(Excluded {
+                        row: row_name,
+                        reason: format!("{}: {e}", row.label),
+                    });
+                    continue;
+                }
+            };
+            let req = PerfRequest {
+                precision: row.precision,
+                workload: row.workload,
+                batch_size: row.batch,
+                seq_length: row.seq,
+            };
+            samples.push(
+                Sample::new(&resolved.spec, device, &req, row.value, row.label).map_err(|e| invalid(&row_name, e))?,
+            );
+        }
+    }
+    Ok(Dataset { samples, excluded })
+}
+
+/// web-llm's memory figures for catalog models at precisions hwfit represents.
+fn webllm_memory(text: &str, catalog: &Catalog) -> Result<(Vec<MemorySample>, Vec<Excluded>), CoreError> {
+    const FILE: &str = "webllm_vram_requirements.csv";
+    let table = Table::parse(text).map_err(|e| invalid(FILE, e))?;
+    let mut samples = Vec::new();
+    let mut excluded = Vec::new();
+    for (i, r) in table.rows.iter().enumerate() {
+        let row = format!("{FILE} row {}", i + 2);
+        let get = |name: &str| table.get(r, name).map_err(|e| invalid(&row, e));
+        let id = get("model_id")?;
+        let precision = match get("mlc_quantization")? {
+            "q4f16_1" => Precision::Q4_0,
+            "q0f16" => Precision::Fp16,
+            "q0f32" => Precision::Fp32,
+            other => {
+                let reason = format!("{id}: quantization {other} has no hwfit precision");
+                excluded.push(Excluded { row, reason });
+                continue;
+            }
+        };
+        let Ok(context) = get("context_window_size")?.parse::<u32>() else {
+            let reason = format!("{id}: no context window");
+            excluded.push(Excluded { row, reason });
+            continue;
+        };
+        let base = id.split("-q").next().unwrap_or(id);
+        let Some(model) = catalog
+            .lookup(base)
+            .or_else(|| catalog.lookup(&base.replace("-Instruct", "").replace("-instruct", "")))
+        else {
+            let reason = format!("{id}: '{base}' is not in the catalog");
+            excluded.push(Excluded { row, reason });
+            continue;
+        };
+        let req = ResourceRequest {
+            hardware: HardwareType::Webgpu,
+            precision,
+            mode: Mode::Inference,
+            batch_size: 1,
+            seq_length: context,
+        };
+        let estimate = match estimate_resources(&model.spec, &req) {
+            Ok(e) => e,
+            Err(e) => {
+                let reason = format!("{id}: {e}");
+                excluded.push(Excluded { row, reason });
+                continue;
+            }
+        };
+        let measured_mb = get("vram_required_MB")?
+            .parse()
+            .map_err(|_| invalid(&row, "vram_required_MB is not a number"))?;
+        samples.push(MemorySample {
+            model_id: id.to_string(),
+            model: model.spec.name.clone(),
+            estimate_without_overhead_mb: estimate.breakdown.total_mb() - estimate.breakdown.runtime_overhead_mb,
+            measured_mb,
+        });
+    }
+    Ok((samples, excluded))
+}
+
+fn memory_calibration(text: &str, catalog: &Catalog) -> Result<(MemoryCalibration, Vec<Excluded>), CoreError> {
+    let (samples, excluded) = webllm_memory(text, catalog)?;
+    let residuals: Vec<f64> = samples
+        .iter()
+        .map(|s| s.measured_mb - s.estimate_without_overhead_mb)
+        .collect();
+    let overhead = libm::round(median(&residuals).unwrap_or(0.0));
+    let errors: Vec<f64> = samples
+        .iter()
+        .map(|s| libm::fabs(libm::log((s.estimate_without_overhead_mb + overhead) / s.measured_mb)))
+        .collect();
+    #[allow(clippy::cast_precision_loss, reason = "counts of a few hundred rows")]
+    let within = errors.iter().filter(|e| libm::exp(**e) <= 1.25).count() as f64 / errors.len().max(1) as f64;
+    Ok((
+        MemoryCalibration {
+            webgpu_runtime_overhead_mb: overhead,
+            within_25_percent: within,
+            median_abs_log_error: median(&errors).unwrap_or(0.0),
+            samples,
+        },
+        excluded,
+    ))
+}
+
+/// Fits the performance model to the measurements and reports its accuracy.
+pub fn calibrate(data: &MeasuredData<'_>) -> Result<CalibrationReport, CoreError> {
+    let catalog = Catalog::builtin();
+    let dataset = dataset(data, &catalog, &DeviceCatalog::builtin())?;
+    let (memory, memory_excluded) = memory_calibration(data.webllm_vram, &catalog)?;
+    let fitted_on = format!(
+        "{} measurements (llama.cpp llama-bench tg/pp, MLPerf Inference v4.1 Offline) from data/measured/, fitted by hwfit calibrate",
+        dataset.samples.len()
+    );
+    let coefficients = fit(&dataset.samples, &fitted_on);
+    let residuals = dataset
+        .samples
+        .iter()
+        .filter_map(|s| {
+            let (eff, _) = coefficients.efficiency(s.hardware, s.class)?;
+            let predicted = s.predict(&eff);
+            Some(Residual {
+                label: s.label.clone(),
+                device: s.device_id.clone(),
+                measured: s.measured,
+                predicted,
+                log_error: libm::log(predicted / s.measured),
+            })
+        })
+        .collect();
+    Ok(CalibrationReport {
+        residuals,
+        in_sample: accuracy(&coefficients, &dataset.samples),
+        cross_validated_by_device: cross_validate_by_device(&dataset.samples),
+        coefficients,
+        memory,
+        excluded: dataset.excluded.into_iter().chain(memory_excluded).collect(),
+    })
+}
