@@ -46,6 +46,7 @@ pub mod browser;
 pub mod catalog;
 pub mod classifier;
 pub mod compat;
+pub mod detect;
 pub mod device;
 pub mod error;
 pub mod family;

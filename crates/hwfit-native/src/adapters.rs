@@ -1,46 +1,7 @@
 //! Every GPU wgpu can see (Vulkan, Metal, DX12, GL): identity, type, back-end, the features and
 //! limits that matter for models.
 
-use serde::{Deserialize, Serialize};
-
-/// One wgpu adapter.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AdapterReport {
-    /// Adapter name (`NVIDIA H100 80GB HBM3`, `llvmpipe (LLVM 15.0.6, 256 bits)`).
-    pub name: String,
-    /// PCI vendor id (`0x10DE`).
-    pub vendor_id: String,
-    /// PCI device id.
-    pub device_id: String,
-    /// `discrete_gpu`, `integrated_gpu`, `virtual_gpu`, `cpu` (software rasteriser) or `other`.
-    pub device_type: String,
-    /// `vulkan`, `metal`, `dx12` or `gl`.
-    pub backend: String,
-    /// Driver name and info.
-    pub driver: String,
-    /// PCI bus id, where the back-end reports one.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub pci_bus_id: String,
-    /// Features of interest that it has (`shader-f16`, `timestamp-query`, `subgroups` …).
-    pub features: Vec<String>,
-    /// Limits that bound model buffers and kernels.
-    pub limits: AdapterLimits,
-}
-
-/// The limits that matter for models.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct AdapterLimits {
-    /// Largest buffer, bytes.
-    pub max_buffer_size: u64,
-    /// Largest storage-buffer binding, bytes.
-    pub max_storage_buffer_binding_size: u64,
-    /// Workgroup memory, bytes.
-    pub max_compute_workgroup_storage_size: u32,
-    /// Invocations per workgroup.
-    pub max_compute_invocations_per_workgroup: u32,
-    /// Workgroups per dispatch dimension.
-    pub max_compute_workgroups_per_dimension: u32,
-}
+pub use hwfit_core::detect::{AdapterLimits, AdapterReport};
 
 /// A fresh wgpu instance over `backends`.
 fn instance(backends: wgpu::Backends) -> wgpu::Instance {
@@ -109,25 +70,5 @@ fn report(adapter: &wgpu::Adapter) -> AdapterReport {
             max_compute_invocations_per_workgroup: limits.max_compute_invocations_per_workgroup,
             max_compute_workgroups_per_dimension: limits.max_compute_workgroups_per_dimension,
         },
-    }
-}
-
-impl AdapterReport {
-    /// Whether this is the same physical device as `other` seen through another back-end.
-    #[must_use]
-    pub fn same_device(&self, other: &Self) -> bool {
-        if !self.pci_bus_id.is_empty() && !other.pci_bus_id.is_empty() {
-            return self.pci_bus_id == other.pci_bus_id;
-        }
-        self.name == other.name && self.device_type == other.device_type
-    }
-
-    /// Back-end preference for benchmarking one physical device: the native APIs before GL.
-    #[must_use]
-    pub fn backend_rank(&self) -> u8 {
-        match self.backend.as_str() {
-            "vulkan" | "metal" | "dx12" => 0,
-            _ => 1,
-        }
     }
 }

@@ -4,51 +4,8 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
+pub use hwfit_core::detect::{CpuCache, CpuInfo, MemoryInfo};
 use sysinfo::{CpuRefreshKind, MemoryRefreshKind, RefreshKind, System};
-
-/// One CPU cache level.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CpuCache {
-    /// 1, 2, 3 …
-    pub level: u8,
-    /// `Data`, `Instruction` or `Unified`.
-    pub kind: String,
-    /// Size of one instance, KiB.
-    pub size_kb: u64,
-}
-
-/// The CPU.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct CpuInfo {
-    /// Marketing name (`AMD EPYC 7B13 64-Core Processor`).
-    pub brand: String,
-    /// Vendor id (`GenuineIntel`, `AuthenticAMD`, `Apple` …).
-    pub vendor: String,
-    /// Instruction-set architecture (`x86_64`, `aarch64`).
-    pub architecture: String,
-    /// Physical cores, where the OS says.
-    pub physical_cores: Option<u32>,
-    /// Logical processors (hardware threads).
-    pub logical_cores: u32,
-    /// CPU packages, where the OS says.
-    pub sockets: Option<u32>,
-    /// Frequency the OS reports, MHz (maximum where known, else current).
-    pub frequency_mhz: Option<u64>,
-    /// SIMD and matrix extensions found at run time (`avx2`, `fma`, `avx512f`, `amx-tile`, `neon`, `sve` …).
-    pub simd: Vec<String>,
-    /// Caches of the first CPU, where the OS says.
-    pub caches: Vec<CpuCache>,
-}
-
-/// System memory.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct MemoryInfo {
-    /// Total RAM, MiB.
-    pub total_mb: u64,
-    /// RAM available to new processes, MiB.
-    pub available_mb: u64,
-}
 
 /// Probes CPU and memory.
 #[must_use]

@@ -1,69 +1,16 @@
 //! NVIDIA GPUs through NVML, loaded at run time: no NVIDIA library means "not present", never an error.
 
+pub use hwfit_core::detect::{NvidiaGpu, NvidiaReport};
 use nvml_wrapper::enum_wrappers::device::Clock;
 use nvml_wrapper::Nvml;
-use serde::{Deserialize, Serialize};
 
-/// One NVIDIA GPU as NVML reports it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct NvidiaGpu {
-    /// CUDA device index.
-    pub index: u32,
-    /// Name (`NVIDIA H100 80GB HBM3`).
-    pub name: String,
-    /// UUID.
-    pub uuid: Option<String>,
-    /// Memory, MiB.
-    pub memory_total_mb: u64,
-    /// Free memory now, MiB.
-    pub memory_free_mb: u64,
-    /// Compute capability (`9.0`).
-    pub compute_capability: Option<String>,
-    /// Maximum graphics (SM) clock, MHz.
-    pub max_sm_clock_mhz: Option<u32>,
-    /// Maximum memory clock, MHz.
-    pub max_memory_clock_mhz: Option<u32>,
-    /// Memory bus width, bits.
-    pub memory_bus_width_bits: Option<u32>,
-    /// PCI bus id (`00000000:01:00.0`).
-    pub pci_bus_id: Option<String>,
-    /// PCI device/vendor id (`0x233010DE`).
-    pub pci_device_id: Option<String>,
-    /// Current PCIe generation and width (`4x16`).
-    pub pcie_link: Option<String>,
-    /// Active NVLink links.
-    pub nvlink_active_links: u32,
-    /// Default power limit, W.
-    pub power_limit_w: Option<f64>,
-}
-
-/// What NVML said.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct NvidiaReport {
-    /// Whether at least one GPU was found.
-    pub available: bool,
-    /// Why not, when not (the NVML error).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    /// Driver version.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub driver_version: Option<String>,
-    /// Highest CUDA version the driver supports (`12.4`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cuda_version: Option<String>,
-    /// The GPUs.
-    pub devices: Vec<NvidiaGpu>,
-}
-
-impl NvidiaReport {
-    fn absent(reason: String) -> Self {
-        Self {
-            available: false,
-            reason: Some(reason),
-            driver_version: None,
-            cuda_version: None,
-            devices: Vec::new(),
-        }
+fn absent(reason: String) -> NvidiaReport {
+    NvidiaReport {
+        available: false,
+        reason: Some(reason),
+        driver_version: None,
+        cuda_version: None,
+        devices: Vec::new(),
     }
 }
 
@@ -72,11 +19,11 @@ impl NvidiaReport {
 pub fn detect() -> NvidiaReport {
     let nvml = match Nvml::init() {
         Ok(n) => n,
-        Err(e) => return NvidiaReport::absent(format!("NVML not usable: {e}")),
+        Err(e) => return absent(format!("NVML not usable: {e}")),
     };
     let count = match nvml.device_count() {
         Ok(c) => c,
-        Err(e) => return NvidiaReport::absent(format!("NVML device count failed: {e}")),
+        Err(e) => return absent(format!("NVML device count failed: {e}")),
     };
     let devices: Vec<NvidiaGpu> = (0..count).filter_map(|i| gpu(&nvml, i)).collect();
     let cuda = nvml.sys_cuda_driver_version().ok();

@@ -3,39 +3,10 @@
 
 use std::path::Path;
 
-use serde::{Deserialize, Serialize};
+pub use hwfit_core::detect::{RocmGpu, RocmReport};
 
 /// AMD's PCI vendor id.
 const AMD_VENDOR: u64 = 0x1002;
-
-/// One AMD GPU.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RocmGpu {
-    /// Index among the GPUs (ROCm device order).
-    pub index: u32,
-    /// Name (DRM `product_name`, else the gfx target).
-    pub name: String,
-    /// LLVM target (`gfx942`).
-    pub gfx_target: Option<String>,
-    /// PCI device id.
-    pub pci_device_id: Option<String>,
-    /// Compute units.
-    pub compute_units: Option<u32>,
-    /// VRAM, MiB.
-    pub memory_total_mb: Option<u64>,
-}
-
-/// What sysfs said.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct RocmReport {
-    /// Whether at least one GPU was found.
-    pub available: bool,
-    /// Why not, when not.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    /// The GPUs.
-    pub devices: Vec<RocmGpu>,
-}
 
 /// Probes the real sysfs.
 #[must_use]

@@ -3,23 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use serde::{Deserialize, Serialize};
-
-/// One runtime's presence.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct RuntimeReport {
-    /// Whether its library was found.
-    pub available: bool,
-    /// The library found.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub library: Option<String>,
-    /// Its version, where readable.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub version: Option<String>,
-    /// Where it looked, when it found nothing.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub searched: Vec<String>,
-}
+pub use hwfit_core::detect::RuntimeReport;
 
 /// Which runtime.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,6 +1,7 @@
 //! HTTP load benchmark of `hwfit serve`: the real router on a loopback port, driven by keep-alive
 //! HTTP/1.1 connections that each send `POST /hardware/select` back to back for a fixed time.
-//! Prints requests per second and latency percentiles.
+//! Prints requests per second and latency percentiles; fails on any answer but 200 or any connection
+//! error. Bounded in time (`HWFIT_LOAD_SECONDS`) and count (`HWFIT_LOAD_MAX_REQUESTS`).
 //!
 //! ```text
 //! cargo bench -p hwfit-server --bench load                      # 32 connections, 10 s
@@ -30,8 +31,9 @@ fn setting(name: &str, default: u64) -> u64 {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
-/// Sends requests on one connection until `until`; returns each one's latency in microseconds.
-async fn connection(addr: std::net::SocketAddr, until: Instant) -> Vec<u32> {
+/// Sends requests on one connection until `until` or `max` requests; returns each 200's latency in
+/// microseconds and the count of other answers.
+async fn connection(addr: std::net::SocketAddr, until: Instant, max: u64) -> (Vec<u32>, u64) {
     let stream = TcpStream::connect(addr).await.expect("connect");
     stream.set_nodelay(true).expect("nodelay");
     let mut stream = BufReader::new(stream);
@@ -40,15 +42,16 @@ async fn connection(addr: std::net::SocketAddr, until: Instant) -> Vec<u32> {
         BODY.len()
     );
     let mut latencies = Vec::new();
+    let mut failures = 0;
     let mut line = String::new();
     let mut body = Vec::new();
-    while Instant::now() < until {
+    while Instant::now() < until && (latencies.len() as u64) + failures < max {
         let start = Instant::now();
         stream.get_mut().write_all(request.as_bytes()).await.expect("write");
         let mut length = 0;
         line.clear();
         stream.read_line(&mut line).await.expect("status line");
-        assert!(line.starts_with("HTTP/1.1 200"), "unexpected answer: {line}");
+        let ok = line.starts_with("HTTP/1.1 200");
         loop {
             line.clear();
             stream.read_line(&mut line).await.expect("header");
@@ -64,9 +67,13 @@ async fn connection(addr: std::net::SocketAddr, until: Instant) -> Vec<u32> {
         }
         body.resize(length, 0);
         stream.read_exact(&mut body).await.expect("body");
-        latencies.push(u32::try_from(start.elapsed().as_micros()).unwrap_or(u32::MAX));
+        if ok {
+            latencies.push(u32::try_from(start.elapsed().as_micros()).unwrap_or(u32::MAX));
+        } else {
+            failures += 1;
+        }
     }
-    latencies
+    (latencies, failures)
 }
 
 fn percentile(sorted: &[u32], p: f64) -> f64 {
@@ -77,6 +84,7 @@ fn percentile(sorted: &[u32], p: f64) -> f64 {
 fn main() {
     let connections = setting("HWFIT_LOAD_CONNECTIONS", 32);
     let seconds = setting("HWFIT_LOAD_SECONDS", 10);
+    let max_per_connection = setting("HWFIT_LOAD_MAX_REQUESTS", 2_000_000) / connections.max(1);
     let threads = setting(
         "HWFIT_LOAD_THREADS",
         std::thread::available_parallelism().map_or(1, |n| n.get() as u64),
@@ -95,15 +103,18 @@ fn main() {
 
         // Warm-up, then the measured run.
         let warm = Instant::now() + Duration::from_secs(1);
-        let _ = connection(addr, warm).await;
+        let _ = connection(addr, warm, u64::MAX).await;
         let start = Instant::now();
         let until = start + Duration::from_secs(seconds);
         let tasks: Vec<_> = (0..connections)
-            .map(|_| tokio::spawn(connection(addr, until)))
+            .map(|_| tokio::spawn(connection(addr, until, max_per_connection)))
             .collect();
         let mut latencies = Vec::new();
+        let mut failures = 0;
         for t in tasks {
-            latencies.extend(t.await.expect("client task"));
+            let (ok, failed) = t.await.expect("client task");
+            latencies.extend(ok);
+            failures += failed;
         }
         let elapsed = start.elapsed().as_secs_f64();
         latencies.sort_unstable();
@@ -119,5 +130,7 @@ fn main() {
             percentile(&latencies, 99.0),
             percentile(&latencies, 100.0),
         );
+        println!("  {failures} answers other than 200 (connection errors stop the run)");
+        assert_eq!(failures, 0, "the server answered {failures} requests with an error status");
     });
 }

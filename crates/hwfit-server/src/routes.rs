@@ -13,7 +13,6 @@ use hwfit_core::api::{
     ResourcePoolRequest, ResourcesRequest, SelectRequest, TemplateRequest,
 };
 use schemars::{JsonSchema, Schema, SchemaGenerator};
-use serde_json::Value;
 
 use crate::body::{JsonBody, QueryArgs};
 use crate::error::ApiError;
@@ -62,7 +61,7 @@ pub const ROUTES: &[Route] = &[
         path: "/hardware/detect",
         summary: "This server's hardware: IPFS Accelerate's map, torch_device and the detailed probes",
         request: None,
-        answer: schema::<Value>,
+        answer: schema::<hwfit_core::detect::DetectionReport>,
         handler: || get(detect),
     },
     Route {
