@@ -10,7 +10,7 @@ use axum::Json;
 use hwfit_core::api::{
     AnalyzeRequest, BatchSelectRequest, ClassifyModelRequest, CompatibleRequest, DevicesRequest,
     DistributedPlanRequest, MapRequest, MatrixRequest, ModelRequest, ModelsRequest, PredictRequest, RecommendRequest,
-    ResourcePoolRequest, ResourcesRequest, SelectRequest, TemplateRequest,
+    ResourcePoolRequest, ResourcesRequest, SelectRequest, Targeted, TemplateRequest,
 };
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 
@@ -212,12 +212,12 @@ async fn detect(State(s): State<Shared>) -> Answer {
 }
 
 async fn select(State(s): State<Shared>, JsonBody(r): JsonBody<SelectRequest>) -> Answer {
-    let local = s.local_for(r.hardware.is_empty() && r.devices.is_empty()).await?;
+    let local = s.local_for(r.needs_local()).await?;
     json(&s.hwfit.select(&r, &local)?)
 }
 
 async fn batch(State(s): State<Shared>, JsonBody(r): JsonBody<BatchSelectRequest>) -> Answer {
-    let local = s.local_for(r.hardware.is_empty() && r.devices.is_empty()).await?;
+    let local = s.local_for(r.needs_local()).await?;
     json(&s.hwfit.batch_select(&r, &local)?)
 }
 
@@ -226,7 +226,7 @@ async fn map(State(s): State<Shared>, JsonBody(r): JsonBody<MapRequest>) -> Answ
 }
 
 async fn predict(State(s): State<Shared>, JsonBody(r): JsonBody<PredictRequest>) -> Answer {
-    let local = s.local_for(r.hardware.is_empty() && r.devices.is_empty()).await?;
+    let local = s.local_for(r.needs_local()).await?;
     json(&s.hwfit.predict(&r, &local)?)
 }
 
@@ -239,7 +239,7 @@ async fn distributed(State(s): State<Shared>, JsonBody(r): JsonBody<DistributedP
 }
 
 async fn analyze(State(s): State<Shared>, JsonBody(r): JsonBody<AnalyzeRequest>) -> Answer {
-    let local = s.local_for(r.hardware.is_empty() && r.devices.is_empty()).await?;
+    let local = s.local_for(r.needs_local()).await?;
     json(&s.hwfit.analyze(&r, &local)?)
 }
 

@@ -7,8 +7,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use hwfit_core::api::{
-    AnalyzeRequest, BatchSelectRequest, DevicesRequest, HardwareList, MapRequest, MatrixRequest, ModelsRequest,
-    PredictRequest, RecommendRequest, ResourcePoolRequest, SelectRequest,
+    DevicesRequest, MapRequest, MatrixRequest, ModelsRequest, RecommendRequest, ResourcePoolRequest, Targeted,
 };
 use hwfit_core::browser::browser_candidates;
 use hwfit_core::{Candidate, CoreError, Hwfit, SelectionConfig};
@@ -44,16 +43,27 @@ pub(crate) fn remember_probe(report: &crate::probe::CapabilityReport) -> Result<
     Ok(found)
 }
 
-/// The browser's candidates when the request names no targets: the latest probe's, probing once if
-/// nothing has probed yet.
-async fn local_for(hardware: &HardwareList, devices: &[String]) -> Result<Rc<Vec<Candidate>>, JsValue> {
-    if !hardware.is_empty() || !devices.is_empty() {
-        return Ok(Rc::new(Vec::new()));
-    }
+/// The browser's candidates: the latest probe's, probing once if nothing has probed yet.
+async fn local() -> Result<Rc<Vec<Candidate>>, JsValue> {
     if let Some(found) = LOCAL.with_borrow(Clone::clone) {
         return Ok(found);
     }
     remember_probe(&crate::probe::probe().await)
+}
+
+/// Reads a request that may run on this browser's devices, asks the core, writes the answer.
+async fn answer_here<Req: DeserializeOwned + Targeted, Ans: Serialize>(
+    request: JsValue,
+    what: &str,
+    ask: impl FnOnce(&Hwfit, &Req, &[Candidate]) -> Result<Ans, CoreError>,
+) -> JsResult {
+    let request: Req = from_js(request, what)?;
+    let local = if request.needs_local() {
+        local().await?
+    } else {
+        Rc::new(Vec::new())
+    };
+    reply(ask(&*hwfit()?, &request, &local))
 }
 
 /// The knowledge and the request read from a JS object.
@@ -134,33 +144,25 @@ pub fn devices(#[wasm_bindgen(unchecked_param_type = "DevicesRequest | undefined
 /// Predicts throughput, latency and memory on the targets named, or on this browser's devices.
 #[wasm_bindgen(unchecked_return_type = "PredictAnswer")]
 pub async fn predict(#[wasm_bindgen(unchecked_param_type = "PredictRequest")] request: JsValue) -> JsResult {
-    let request: PredictRequest = from_js(request, "predict")?;
-    let local = local_for(&request.hardware, &request.devices).await?;
-    reply(hwfit()?.predict(&request, &local))
+    answer_here(request, "predict", Hwfit::predict).await
 }
 
 /// Selects the hardware to run a model on, ranked by predicted performance.
 #[wasm_bindgen(unchecked_return_type = "Selection")]
 pub async fn select(#[wasm_bindgen(unchecked_param_type = "SelectRequest")] request: JsValue) -> JsResult {
-    let request: SelectRequest = from_js(request, "select")?;
-    let local = local_for(&request.hardware, &request.devices).await?;
-    reply(hwfit()?.select(&request, &local))
+    answer_here(request, "select", Hwfit::select).await
 }
 
 /// Selects hardware for several models.
 #[wasm_bindgen(js_name = batchSelect, unchecked_return_type = "Record<string, BatchEntry>")]
 pub async fn batch_select(#[wasm_bindgen(unchecked_param_type = "BatchSelectRequest")] request: JsValue) -> JsResult {
-    let request: BatchSelectRequest = from_js(request, "batchSelect")?;
-    let local = local_for(&request.hardware, &request.devices).await?;
-    reply(hwfit()?.batch_select(&request, &local))
+    answer_here(request, "batchSelect", Hwfit::batch_select).await
 }
 
 /// A model across hardware and batch sizes, for inference and training.
 #[wasm_bindgen(unchecked_return_type = "ModelAnalysis")]
 pub async fn analyze(#[wasm_bindgen(unchecked_param_type = "AnalyzeRequest")] request: JsValue) -> JsResult {
-    let request: AnalyzeRequest = from_js(request, "analyze")?;
-    let local = local_for(&request.hardware, &request.devices).await?;
-    reply(hwfit()?.analyze(&request, &local))
+    answer_here(request, "analyze", Hwfit::analyze).await
 }
 
 /// Predictions for models × hardware × batch sizes × precisions.

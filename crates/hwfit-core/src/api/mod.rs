@@ -38,7 +38,7 @@ pub use performance::{
 pub use planning::{
     CompatibleRequest, DistributedPlanRequest, MapRequest, MatrixRequest, RecommendRequest, ResourcePoolRequest,
 };
-pub use targets::{resolve_candidates, HardwareList};
+pub use targets::{resolve_candidates, HardwareList, Targeted};
 pub use template::{Runtime, TemplateDecision, TemplateRequest};
 
 use crate::{Catalog, Classifier, CoreError, DeviceCatalog, PerfModel, SelectionConfig};

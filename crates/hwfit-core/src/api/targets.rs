@@ -120,6 +120,39 @@ impl schemars::JsonSchema for HardwareList {
     }
 }
 
+/// A request that may run on the face's local devices: with no hardware and no devices named, the CLI
+/// and the server pass the detected devices and the npm package the probed ones.
+pub trait Targeted {
+    /// Hardware types named.
+    fn hardware(&self) -> &HardwareList;
+    /// Devices named.
+    fn devices(&self) -> &[String];
+    /// Whether the answer rests on the local devices (nothing named).
+    fn needs_local(&self) -> bool {
+        self.hardware().is_empty() && self.devices().is_empty()
+    }
+}
+
+macro_rules! targeted {
+    ($($request:ty),*) => {$(
+        impl Targeted for $request {
+            fn hardware(&self) -> &HardwareList {
+                &self.hardware
+            }
+            fn devices(&self) -> &[String] {
+                &self.devices
+            }
+        }
+    )*};
+}
+
+targeted!(
+    super::PredictRequest,
+    super::SelectRequest,
+    super::BatchSelectRequest,
+    super::AnalyzeRequest
+);
+
 /// The candidates a request is about. Named types and devices win; with none named, `local` (what
 /// the face detected or probed); with no local devices either, every type with a reference device.
 pub fn resolve_candidates<S: AsRef<str>>(
