@@ -71,11 +71,22 @@ test("every question of the core is an export", async () => {
 });
 
 test("configure sets the selection config of later questions", async () => {
-  const before = await hwfit.select({ modelName: "bert-base-uncased", hardware: ["cpu", "cuda"] });
+  const request = { modelName: "llama 2 7b", precision: "q4_0", devices: ["RTX 4090", "M2 Ultra"] };
+  const before = await hwfit.select(request);
+  assert.equal(before.primaryRecommendation, "nvidia-rtx-4090");
+  // IPFS Accelerate's config shape (snake_case inside): only memory headroom counts.
+  hwfit.configure({ selectionConfig: {
+    selection_criteria: {
+      inference: { latency_weight: 0, throughput_weight: 0, memory_weight: 1, compatibility_weight: 0 },
+      training: { throughput_weight: 0.4, convergence_weight: 0.3, memory_weight: 0.2, compatibility_weight: 0.1 },
+    },
+    batch_size_thresholds: { small: 1, medium: 8, large: 32 },
+    model_size_categories: { small: 100000000, medium: 1000000000, large: 10000000000 },
+  } });
+  assert.equal((await hwfit.select(request)).primaryRecommendation, "apple-m2-ultra");
   assert.throws(() => hwfit.configure({ selectionConfig: { no_such_key: 1 } }), /selection config/);
   hwfit.configure({ selectionConfig: null });
-  const after = await hwfit.select({ modelName: "bert-base-uncased", hardware: ["cpu", "cuda"] });
-  assert.deepEqual(after, before);
+  assert.deepEqual(await hwfit.select(request), before);
 });
 
 test("probe and select use what node offers (no WebGPU, WebAssembly with SIMD)", async () => {
