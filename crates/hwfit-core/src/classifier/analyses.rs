@@ -43,7 +43,7 @@ fn modality(family: &str) -> Option<&'static str> {
 }
 
 fn collect_name_evidence<'a>(families: &'a [CompiledFamily], tokens: &[String], penalty: f64) -> Vec<Evidence<'a>> {
-    let mut found = Vec::new();
+    let mut found: Vec<(Evidence<'a>, Option<Vec<String>>)> = Vec::new();
     let mut push =
         |family: &'a str, preference: f64, subfamily: Option<&'a str>, kw: &Keyword, base: f64, is_keyword: bool| {
             let Some(kind) = kw.find(tokens) else { return };
@@ -57,13 +57,17 @@ fn collect_name_evidence<'a>(families: &'a [CompiledFamily], tokens: &[String], 
             } + preference
                 - penalty;
             let label = if is_keyword { "keyword" } else { "hint" };
-            found.push(Evidence {
-                family,
-                subfamily,
-                weight,
-                exact_keyword: is_keyword && kind == MatchKind::Exact,
-                what: format!("{label} '{}'", kw.text),
-            });
+            let exact_keyword = is_keyword && kind == MatchKind::Exact;
+            found.push((
+                Evidence {
+                    family,
+                    subfamily,
+                    weight,
+                    exact_keyword,
+                    what: format!("{label} '{}'", kw.text),
+                },
+                exact_keyword.then(|| kw.tokens().to_vec()),
+            ));
         };
     for fam in families {
         let pref = if fam.preferred { PREFERRED_BONUS } else { 0.0 };
@@ -82,7 +86,19 @@ fn collect_name_evidence<'a>(families: &'a [CompiledFamily], tokens: &[String], 
             }
         }
     }
+    // A keyword inside a longer phrase that matched ("bert" in "w2v-bert") is not evidence of its own.
+    let phrases: Vec<Vec<String>> = found.iter().filter_map(|(_, t)| t.clone()).collect();
     found
+        .into_iter()
+        .filter(|(_, t)| {
+            t.as_ref().is_none_or(|t| {
+                !phrases
+                    .iter()
+                    .any(|p| p.len() > t.len() && p.windows(t.len()).any(|w| w == t.as_slice()))
+            })
+        })
+        .map(|(e, _)| e)
+        .collect()
 }
 
 /// Picks the family with the strongest evidence (ties: the larger sum), then its best subfamily.
@@ -231,7 +247,7 @@ fn list_analysis<'a>(
     families: &'a [CompiledFamily],
     given: &[String],
     pick: impl Fn(&'a super::FamilyDefinition) -> &'a [String],
-    strength: f64,
+    strength: impl Fn(&str) -> f64,
 ) -> Analysis {
     let mut evidence = Vec::new();
     for item in given {
@@ -245,7 +261,7 @@ fn list_analysis<'a>(
                 evidence.push(Evidence {
                     family: &fam.name,
                     subfamily: sub.map(|s| s.name.as_str()),
-                    weight: strength,
+                    weight: strength(item),
                     exact_keyword: false,
                     what: format!("'{item}'"),
                 });
@@ -264,20 +280,48 @@ fn list_analysis<'a>(
         })
         .count();
     if let Some(family) = &analysis.family {
-        let agreeing = evidence.iter().filter(|e| e.family == family.as_str()).count();
-        analysis.confidence = strength * agreeing as f64 / recognised.max(1) as f64;
+        let agreeing: f64 = evidence
+            .iter()
+            .filter(|e| e.family == family.as_str())
+            .map(|e| e.weight)
+            .sum();
+        analysis.confidence = agreeing / recognised.max(1) as f64;
     }
     analysis
 }
 
-/// Task analysis: Hugging Face pipeline tags.
+/// Pipeline tags the Hub gives any checkpoint whose class is a bare `*Model` without a head: speech
+/// encoders, audio codecs, text-generation backbones and document models carry `feature-extraction`
+/// as often as sentence embedders do, so the tag is weak evidence that a clear name outweighs.
+const GENERIC_TASKS: &[&str] = &["feature-extraction"];
+
+/// Strength of a specific pipeline tag.
+const TASK_STRENGTH: f64 = 0.95;
+
+/// Strength of a generic pipeline tag: enough to decide a model whose name says nothing, less than a
+/// name's keyword (0.7 × name confidence ≥ 0.5 against 1.0 × this).
+const GENERIC_TASK_STRENGTH: f64 = 0.2;
+
+/// Task analysis: Hugging Face pipeline tags (generic ones weakly).
 pub fn task_analysis(families: &[CompiledFamily], tasks: &[String]) -> Analysis {
-    list_analysis("task_analysis", families, tasks, |d| &d.tasks, 0.95)
+    list_analysis(
+        "task_analysis",
+        families,
+        tasks,
+        |d| &d.tasks,
+        |task| {
+            if GENERIC_TASKS.iter().any(|g| normalize_key(g) == normalize_key(task)) {
+                GENERIC_TASK_STRENGTH
+            } else {
+                TASK_STRENGTH
+            }
+        },
+    )
 }
 
 /// Method analysis: method names the model object offers.
 pub fn method_analysis(families: &[CompiledFamily], methods: &[String]) -> Analysis {
-    list_analysis("method_analysis", families, methods, |d| &d.methods, 0.7)
+    list_analysis("method_analysis", families, methods, |d| &d.methods, |_| 0.7)
 }
 
 /// Hardware-compatibility analysis: weak signals from a compatibility profile. A peak above 10 GB

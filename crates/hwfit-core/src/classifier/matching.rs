@@ -48,6 +48,12 @@ impl Keyword {
         }
     }
 
+    /// The keyword's words.
+    #[must_use]
+    pub fn tokens(&self) -> &[String] {
+        &self.tokens
+    }
+
     /// Whether the keyword occurs in `tokens` (already lower-case words of a name), and how.
     #[must_use]
     pub fn find(&self, tokens: &[String]) -> Option<MatchKind> {

@@ -149,3 +149,46 @@ fn unknown_names_have_no_family_and_no_panic() {
         assert!(r.confidence.abs() < f64::EPSILON);
     }
 }
+
+#[test]
+fn a_generic_task_is_weak_evidence_that_a_clear_name_outweighs() {
+    let classify = |name: &str, task: &str| {
+        Classifier::builtin()
+            .classify(&ClassifyRequest {
+                model_name: name.into(),
+                tasks: vec![task.into()],
+                ..Default::default()
+            })
+            .family
+    };
+    // The Hub tags headless speech encoders, codecs and LM backbones `feature-extraction`.
+    assert_eq!(
+        classify("facebook/hubert-base-ls960", "feature-extraction").as_deref(),
+        Some("audio")
+    );
+    assert_eq!(
+        classify("facebook/encodec_24khz", "feature-extraction").as_deref(),
+        Some("audio")
+    );
+    assert_eq!(
+        classify("facebook/bart-large", "feature-extraction").as_deref(),
+        Some("text_generation")
+    );
+    // A name that says nothing: the generic task still decides.
+    assert_eq!(
+        classify("acme/thing", "feature-extraction").as_deref(),
+        Some("embedding")
+    );
+    // A specific task still outweighs the name.
+    assert_eq!(
+        classify("facebook/bart-large-mnli", "zero-shot-classification").as_deref(),
+        Some("embedding")
+    );
+}
+
+#[test]
+fn a_keyword_inside_a_longer_matched_phrase_is_not_evidence_of_its_own() {
+    // "bert" inside "w2v-bert" must not add a second modality (text) to the speech encoder.
+    let r = classify_name("facebook/w2v-bert-2.0");
+    assert_eq!(r.family.as_deref(), Some("audio"));
+}
