@@ -1,6 +1,7 @@
 //! This machine's devices as candidates, for questions that name no hardware.
 
 use anyhow::Result;
+use hwfit_core::api::Targeted;
 use hwfit_core::{Candidate, DeviceCatalog};
 use hwfit_native::{BenchmarkScope, DetectOptions, DetectionReport};
 
@@ -27,9 +28,9 @@ pub fn report(args: &DetectionArgs) -> Result<DetectionReport> {
     Ok(detection.report)
 }
 
-/// The detected candidates when `needed` (the request names no hardware), else none.
-pub fn local(needed: bool, args: &DetectionArgs, catalog: &DeviceCatalog) -> Result<Vec<Candidate>> {
-    if !needed {
+/// The detected candidates when the request names no hardware or devices (the core's rule), else none.
+pub fn local(request: &impl Targeted, args: &DetectionArgs, catalog: &DeviceCatalog) -> Result<Vec<Candidate>> {
+    if !request.needs_local() {
         return Ok(Vec::new());
     }
     let found = hwfit_native::candidates(&report(args)?, catalog, args.calibrate);

@@ -52,11 +52,6 @@ pub fn targets(args: &TargetArgs) -> Result<(HardwareList, Vec<String>)> {
     Ok((hardware, devices))
 }
 
-/// Whether `--hardware`/`--device` name anything.
-pub fn names_targets(args: &TargetArgs) -> bool {
-    !args.hardware.is_empty() || !args.devices.is_empty()
-}
-
 /// hwfit's knowledge, with the selection config of `path` when given.
 pub fn hwfit(config: Option<&Path>) -> Result<Hwfit> {
     let hwfit = Hwfit::builtin()?;

@@ -11,34 +11,26 @@ pub fn run(args: &PredictArgs) -> Result<()> {
     let hwfit = model_input::hwfit(None)?;
     let (model_name, model_config) = model_input::model(&args.model)?;
     let (hardware, devices) = model_input::targets(&args.targets)?;
-    let local = detection::local(
-        !model_input::names_targets(&args.targets),
-        &args.detection,
-        hwfit.devices_catalog(),
-    )?;
-    let answer = hwfit.predict(
-        &PredictRequest {
-            model_name,
-            model_config,
-            model_family: None,
-            hardware,
-            devices,
-            precision: args.step.precision,
-            mode: args.mode,
-            workload: args.workload,
-            batch_size: args.step.batch_size,
-            sequence_length: args.step.seq_length,
-        },
-        &local,
-    )?;
-    let req = &answer;
-    let workload = answer.workload;
+    let request = PredictRequest {
+        model_name,
+        model_config,
+        model_family: None,
+        hardware,
+        devices,
+        precision: args.step.precision,
+        mode: args.mode,
+        workload: args.workload,
+        batch_size: args.step.batch_size,
+        sequence_length: args.step.seq_length,
+    };
+    let local = detection::local(&request, &args.detection, hwfit.devices_catalog())?;
+    let answer = hwfit.predict(&request, &local)?;
     if args.json {
         return output::json(&answer);
     }
     output::text(&format!(
-        "{} — {workload}, batch {}, {} tokens, {}",
-        answer.model_name, req.batch_size, req.sequence_length, req.precision
+        "{} — {}, batch {}, {} tokens, {}",
+        answer.model_name, answer.workload, answer.batch_size, answer.sequence_length, answer.precision
     ));
     let mut table = output::table([
         "target",
@@ -72,24 +64,18 @@ pub fn analyze(args: &AnalyzeArgs) -> Result<()> {
     let hwfit = model_input::hwfit(None)?;
     let (model_name, model_config) = model_input::model(&args.model)?;
     let (hardware, devices) = model_input::targets(&args.targets)?;
-    let local = detection::local(
-        !model_input::names_targets(&args.targets),
-        &args.detection,
-        hwfit.devices_catalog(),
-    )?;
-    let a = hwfit.analyze(
-        &AnalyzeRequest {
-            model_name,
-            model_config,
-            model_family: None,
-            batch_sizes: args.batch_sizes.clone(),
-            hardware,
-            devices,
-            precision: args.precision,
-            sequence_length: args.seq_length,
-        },
-        &local,
-    )?;
+    let request = AnalyzeRequest {
+        model_name,
+        model_config,
+        model_family: None,
+        batch_sizes: args.batch_sizes.clone(),
+        hardware,
+        devices,
+        precision: args.precision,
+        sequence_length: args.seq_length,
+    };
+    let local = detection::local(&request, &args.detection, hwfit.devices_catalog())?;
+    let a = hwfit.analyze(&request, &local)?;
     if args.json {
         return output::json(&a);
     }

@@ -76,28 +76,22 @@ pub fn run(args: &SelectArgs) -> Result<()> {
     let hwfit = model_input::hwfit(args.config.as_deref())?;
     let (model_name, model_config) = model_input::model(&args.model)?;
     let (hardware, devices) = model_input::targets(&args.targets)?;
-    let local = detection::local(
-        !model_input::names_targets(&args.targets),
-        &args.detection,
-        hwfit.devices_catalog(),
-    )?;
-    let selection = hwfit.select(
-        &SelectRequest {
-            model_name,
-            model_config,
-            model_family: None,
-            hardware,
-            devices,
-            precision: args.step.precision,
-            mode: args.mode,
-            batch_size: args.step.batch_size,
-            sequence_length: args.step.seq_length,
-            task_type: args.task_type,
-            distributed: args.distributed.is_some(),
-            gpu_count: args.distributed.unwrap_or(1),
-        },
-        &local,
-    )?;
+    let request = SelectRequest {
+        model_name,
+        model_config,
+        model_family: None,
+        hardware,
+        devices,
+        precision: args.step.precision,
+        mode: args.mode,
+        batch_size: args.step.batch_size,
+        sequence_length: args.step.seq_length,
+        task_type: args.task_type,
+        distributed: args.distributed.is_some(),
+        gpu_count: args.distributed.unwrap_or(1),
+    };
+    let local = detection::local(&request, &args.detection, hwfit.devices_catalog())?;
+    let selection = hwfit.select(&request, &local)?;
     if args.json {
         output::json(&selection)
     } else {
@@ -110,31 +104,25 @@ pub fn run(args: &SelectArgs) -> Result<()> {
 pub fn batch(args: &BatchArgs) -> Result<()> {
     let hwfit = model_input::hwfit(args.config.as_deref())?;
     let (hardware, devices) = model_input::targets(&args.targets)?;
-    let local = detection::local(
-        !model_input::names_targets(&args.targets),
-        &args.detection,
-        hwfit.devices_catalog(),
-    )?;
-    let answer = hwfit.batch_select(
-        &BatchSelectRequest {
-            models: args
-                .models
-                .iter()
-                .map(|name| BatchModel {
-                    name: name.clone(),
-                    ..BatchModel::default()
-                })
-                .collect(),
-            hardware,
-            devices,
-            precision: args.step.precision,
-            mode: args.mode,
-            batch_size: args.step.batch_size,
-            sequence_length: args.step.seq_length,
-            task_type: None,
-        },
-        &local,
-    )?;
+    let request = BatchSelectRequest {
+        models: args
+            .models
+            .iter()
+            .map(|name| BatchModel {
+                name: name.clone(),
+                ..BatchModel::default()
+            })
+            .collect(),
+        hardware,
+        devices,
+        precision: args.step.precision,
+        mode: args.mode,
+        batch_size: args.step.batch_size,
+        sequence_length: args.step.seq_length,
+        task_type: None,
+    };
+    let local = detection::local(&request, &args.detection, hwfit.devices_catalog())?;
+    let answer = hwfit.batch_select(&request, &local)?;
     if args.json {
         return output::json(&answer);
     }
