@@ -46,6 +46,7 @@ pub mod browser;
 pub mod catalog;
 pub mod classifier;
 pub mod compat;
+mod csv;
 pub mod detect;
 pub mod device;
 pub mod error;

@@ -112,6 +112,9 @@ pub fn measured_device(identity: MeasuredIdentity, m: &Measurement) -> Device {
             "achieved rates of hwfit's microbenchmark, not vendor peaks; predictions use them without fitted efficiencies",
         )),
         profile: DeviceProfile::Measured,
+        architecture: None,
+        gpu_cores: None,
+        memory_options_gb: Vec::new(),
     }
 }
 

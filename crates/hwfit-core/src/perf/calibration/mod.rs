@@ -15,16 +15,14 @@
 //!   4.5 bits, as Q4_0), `q0f16` and `q0f32` at the model's context window; the WebGPU runtime
 //!   allowance is the median of (figure − estimate without allowance).
 
-mod csv;
-
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use serde::Serialize;
 
-use self::csv::Table;
 use super::fit::{accuracy, cross_validate_by_device, fit, Accuracy, Sample};
 use super::{Coefficients, PerfRequest};
+use crate::csv::Table;
 use crate::measure::median;
 use crate::Workload;
 use crate::{estimate_resources, Catalog, CoreError, DeviceCatalog, HardwareType, Mode, Precision, ResourceRequest};

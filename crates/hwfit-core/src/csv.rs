@@ -1,4 +1,5 @@
-//! A small CSV reader (RFC 4180: quoted fields, doubled quotes, CRLF) for the measurement files.
+//! A small CSV reader (RFC 4180: quoted fields, doubled quotes, CRLF) for the measurement files and
+//! the device database.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -27,6 +28,14 @@ impl Table {
             rows.push(row);
         }
         Ok(Self { headers, rows })
+    }
+
+    /// The position of column `name`.
+    pub fn column(&self, name: &str) -> Result<usize, String> {
+        self.headers
+            .iter()
+            .position(|h| h == name)
+            .ok_or_else(|| alloc::format!("no column '{name}'"))
     }
 
     /// The value of column `name` in `row`.
