@@ -83,7 +83,7 @@ test("configure sets the selection config of later questions", async () => {
     batch_size_thresholds: { small: 1, medium: 8, large: 32 },
     model_size_categories: { small: 100000000, medium: 1000000000, large: 10000000000 },
   } });
-  assert.equal((await hwfit.select(request)).primaryRecommendation, "apple-m2-ultra");
+  assert.equal((await hwfit.select(request)).primaryRecommendation, "apple-m2-ultra-76c");
   assert.throws(() => hwfit.configure({ selectionConfig: { no_such_key: 1 } }), /selection config/);
   hwfit.configure({ selectionConfig: null });
   assert.deepEqual(await hwfit.select(request), before);

@@ -399,7 +399,7 @@ class HardwareSelectionClient:
             precision: ``fp32``, ``fp16``, ``bf16``, ``int8``, ``q4_k_m`` ...
             available_hardware: hardware types to choose from (a string is one type);
                 omitted: what the server detects.
-            devices: catalog device names to choose from (``"RTX 4090"``, ``"H100"``).
+            devices: catalog device names to choose from (``"RTX 4090"``, ``"H100 SXM"``).
             task_type: a pipeline task, e.g. ``"text-classification"``.
             distributed: also plan distributed training over ``gpu_count`` GPUs.
             gpu_count: GPUs for the distributed plan.
@@ -566,7 +566,7 @@ class HardwareSelectionClient:
             batch_size: the per-GPU batch size asked for.
             model_family: family override.
             max_memory_gb: memory budget per GPU.
-            device: catalog device of the GPUs (``"H100"``).
+            device: catalog device of the GPUs (``"H100 SXM"``).
             sequence_length: tokens per sample.
             model_config: a Hugging Face ``config.json`` (a dict, or the file's path).
 

@@ -801,7 +801,7 @@ class OfflineTests(unittest.TestCase):
         client = HardwareSelectionClient("http://127.0.0.1:9")
         answer = {
             "primary_recommendation": "nvidia-rtx-4090",
-            "all_scores": {"nvidia-rtx-4090": {"hardware_type": "cuda"}, "apple-m2-max": {"hardware_type": "mps"}},
+            "all_scores": {"nvidia-rtx-4090": {"hardware_type": "cuda"}, "apple-m2-max-38c": {"hardware_type": "mps"}},
         }
         with mock.patch.object(client, "select_hardware", return_value=answer):
             device = client.get_optimal_device("gpt2", devices=["RTX 4090", "M2 Max"])

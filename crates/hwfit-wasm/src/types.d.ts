@@ -346,10 +346,14 @@ export interface DenseTflops {
 export interface Device {
     /** Other names it resolves from. */
     aliases: string[];
+    /** GPU architecture, where known (TechPowerUp's names: `Ada Lovelace`, `RDNA 3.0` …). */
+    architecture?: string | null;
     /** Market class (`datacenter_gpu`, `consumer_gpu`, `apple_soc`, `server_cpu`, `browser` …). */
     class: string;
     /** Dense peak throughput per precision. */
     denseTflops: DenseTflops;
+    /** GPU cores, where a product is sold in several core counts (Apple: `M3 Pro 14-core GPU`). */
+    gpuCores?: number | null;
     /** Back-end it is used through. */
     hardwareType: HardwareType;
     /** Stable identifier, e.g. `nvidia-h100-sxm`. */
@@ -358,6 +362,8 @@ export interface Device {
     memoryBandwidthGbs: number;
     /** Memory in GB (device memory; unified memory for SoCs; the maximum configuration for CPUs). */
     memoryGb: number;
+    /** The memory sizes the product is sold with, where several (`memory_gb` is the largest). */
+    memoryOptionsGb?: number[];
     /** Full name. */
     name: string;
     /** How figures were derived, where they were. */

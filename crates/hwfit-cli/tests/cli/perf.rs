@@ -8,7 +8,7 @@ fn devices_json() {
 #[test]
 fn devices_table_filters_by_hardware() {
     let text = run_ok(&["devices", "--hardware", "mps"]);
-    assert!(text.contains("apple-m2-ultra"), "{text}");
+    assert!(text.contains("apple-m2-ultra-76c"), "{text}");
     assert!(!text.contains("nvidia-h100-sxm"), "{text}");
 }
 

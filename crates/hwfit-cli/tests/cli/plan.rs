@@ -59,7 +59,7 @@ fn distributed_json() {
         "--batch-size",
         "8",
         "--device",
-        "H100",
+        "H100 SXM",
         "--json"
     ]));
 }

@@ -25,7 +25,7 @@ fn select_llama_70b_among_devices_json() {
         "--device",
         "M2 Ultra",
         "--device",
-        "H100",
+        "H100 SXM",
         "--json"
     ]));
 }
@@ -70,7 +70,7 @@ fn select_with_a_config_file() {
         p,
         "--json",
     ]);
-    assert_eq!(v["primary_recommendation"], "apple-m2-ultra");
+    assert_eq!(v["primary_recommendation"], "apple-m2-ultra-76c");
 
     config["selection_criteria"]["inference"]["memory_weight"] = serde_json::json!(-2.0);
     std::fs::write(&path, config.to_string()).unwrap();

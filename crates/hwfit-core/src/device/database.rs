@@ -86,10 +86,10 @@ impl Row<'_> {
             .ok()
             .filter(|v| v.is_finite() && *v >= 0.0)
             .map(Some)
-            .ok_or_else(|| self.invalid(format!("{name} '{text}' is not a number")))
+            .ok_or_else(|| self.invalid(&format!("{name} '{text}' is not a number")))
     }
 
-    fn invalid(&self, message: String) -> CoreError {
+    fn invalid(&self, message: &str) -> CoreError {
         CoreError::InvalidMeasurements(format!("device database line {}: {message}", self.line))
     }
 }
@@ -246,14 +246,13 @@ fn entry(row: &Row<'_>) -> Result<Option<DatabaseEntry>, CoreError> {
     let Some(memory_bandwidth_gbs) = bandwidth else {
         return Ok(None);
     };
-    let memory_gb = match row.number("memory_gb")?.filter(|m| *m > 0.0) {
-        Some(m) => m,
-        None => {
-            notes.push(format!(
-                "memory: shares system memory; {SHARED_MEMORY_ASSUMED_GB} GB assumed (describe the machine with a device spec)"
-            ));
-            SHARED_MEMORY_ASSUMED_GB
-        }
+    let memory_gb = if let Some(m) = row.number("memory_gb")?.filter(|m| *m > 0.0) {
+        m
+    } else {
+        notes.push(format!(
+            "memory: shares system memory; {SHARED_MEMORY_ASSUMED_GB} GB assumed (describe the machine with a device spec)"
+        ));
+        SHARED_MEMORY_ASSUMED_GB
     };
     let memory_options_gb = row
         .text("memory_options_gb")
@@ -261,7 +260,7 @@ fn entry(row: &Row<'_>) -> Result<Option<DatabaseEntry>, CoreError> {
         .filter(|s| !s.is_empty())
         .map(|s| {
             s.parse::<f64>()
-                .map_err(|_| row.invalid(format!("memory option '{s}'")))
+                .map_err(|_| row.invalid(&format!("memory option '{s}'")))
         })
         .collect::<Result<Vec<_>, _>>()?;
     let gpu_cores = (vendor == "Apple" && kind == "soc").then(|| count(row.number("compute_units").ok().flatten()));
@@ -285,6 +284,7 @@ fn entry(row: &Row<'_>) -> Result<Option<DatabaseEntry>, CoreError> {
             architecture: (!architecture.is_empty()).then(|| architecture.to_string()),
             gpu_cores: gpu_cores.filter(|c| *c > 0),
             memory_options_gb,
+            measured_as: Vec::new(),
         },
         curated_id: (!curated.is_empty()).then(|| curated.to_string()),
         matrix_rates: has_matrix,

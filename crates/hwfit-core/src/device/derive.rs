@@ -301,13 +301,10 @@ pub(crate) fn rule_for(f: &UnitFacts<'_>) -> Option<&'static MatrixRule> {
 /// Dense matrix rates in TFLOPS, or `None` where the device has no matrix units.
 pub(crate) fn matrix_rates(f: &UnitFacts<'_>, fp32: f64) -> Option<DenseTflops> {
     let rule = rule_for(f)?;
-    let units = if rule.shaders_per_unit == 0 {
-        if f.tensor_cores == 0 {
-            return None; // GTX 16-series Turing: no tensor cores
-        }
-        f.sms
-    } else {
-        f.shaders / rule.shaders_per_unit
+    let units = match f.shaders.checked_div(rule.shaders_per_unit) {
+        Some(units) => units,
+        None if f.tensor_cores == 0 => return None, // GTX 16-series Turing: no tensor cores
+        None => f.sms,
     };
     if units == 0 || f.boost_mhz <= 0.0 {
         return None;

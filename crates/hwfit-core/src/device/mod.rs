@@ -129,6 +129,10 @@ pub struct Device {
     /// The memory sizes the product is sold with, where several (`memory_gb` is the largest).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub memory_options_gb: Vec<f64>,
+    /// Names measurement tables give this device that are ambiguous on their own (`A100 80 GB`),
+    /// read as this device only when calibrating on those tables, where their context fixes them.
+    #[serde(default, skip_serializing)]
+    pub measured_as: Vec<String>,
 }
 
 /// Where a device's rates come from, which decides how predictions use them.
@@ -176,6 +180,7 @@ pub const DATABASE_CSV: &str = include_str!("../../data/device_db.csv");
 pub struct DeviceCatalog {
     devices: Vec<Device>,
     curated: usize,
+    index: resolve::Index,
 }
 
 impl DeviceCatalog {
@@ -186,6 +191,7 @@ impl DeviceCatalog {
         let devices = file.map(|f| f.devices).unwrap_or_default();
         Self {
             curated: devices.len(),
+            index: resolve::Index::build(&devices),
             devices,
         }
     }
@@ -210,13 +216,20 @@ impl DeviceCatalog {
                             entry.device.name
                         ))
                     })?;
-                    if !curated.aliases.contains(&entry.device.name) {
-                        curated.aliases.push(entry.device.name);
+                    let row = entry.device;
+                    if curated.memory_options_gb.is_empty() {
+                        curated.memory_options_gb = row.memory_options_gb;
+                    }
+                    curated.architecture = curated.architecture.take().or(row.architecture);
+                    curated.gpu_cores = curated.gpu_cores.or(row.gpu_cores);
+                    if !curated.aliases.contains(&row.name) && curated.name != row.name {
+                        curated.aliases.push(row.name);
                     }
                 }
                 None => self.devices.push(entry.device),
             }
         }
+        self.index = resolve::Index::build(&self.devices);
         Ok(self)
     }
 
@@ -258,7 +271,16 @@ impl DeviceCatalog {
 
     /// Resolves a device name; an unknown or ambiguous name is an error listing the candidates.
     pub fn resolve(&self, name: &str) -> Result<&Device, CoreError> {
-        resolve::resolve(&self.devices, name)
+        resolve::resolve(&self.devices, &self.index, name)
+    }
+
+    /// Resolves a device name of a measurement table: the curated devices' `measured_as` names
+    /// first, then [`Self::resolve`].
+    pub fn resolve_measured(&self, name: &str) -> Result<&Device, CoreError> {
+        self.curated()
+            .iter()
+            .find(|d| d.measured_as.iter().any(|m| m == name))
+            .map_or_else(|| self.resolve(name), Ok)
     }
 
     /// The catalog device a probed device is, by the name the platform reports (NVML, KFD, the CPU

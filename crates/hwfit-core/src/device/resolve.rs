@@ -1,47 +1,308 @@
-//! Fuzzy device-name resolution: exact keys first, then token sets, with a memory size (`24GB`) as a
-//! constraint; ambiguity and no match are errors that list candidates — never a silent guess.
+//! Device-name resolution for the names tools and people print: `rtx3080ti`, `NVIDIA A100-SXM4-40GB`,
+//! `Tesla V100-PCIE-16GB`, `AMD Radeon RX 7800 XT`, `Apple M3 Pro 18-core GPU`, `RTX 4090 Laptop GPU`.
+//!
+//! A name becomes identifying tokens (split at separators and letter/digit boundaries, vendor and
+//! brand words dropped, `laptop` read as `mobile`) plus the constraints it states: a memory size
+//! (`24GB`, `(16G)`) and a GPU core count (`18-core GPU`). A device matches when one of its names
+//! holds every token and it meets the constraints; the match whose names add no identifying token
+//! resolves. Anything else — several equally good matches, or only matches that add tokens the
+//! name did not state (`A100 80GB`: PCIe or SXM4?) — is an error listing the candidates: a wrong
+//! match is worse than none.
 
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::Device;
-use crate::text::{edit_distance, normalize_key, words};
+use crate::text::{edit_distance, normalize_key};
 use crate::CoreError;
 
 /// Words that say nothing about which device is meant.
 const NOISE: &[&str] = &[
-    "nvidia", "geforce", "tesla", "amd", "radeon", "instinct", "apple", "intel", "graphics", "card", "the", "with",
+    "nvidia",
+    "geforce",
+    "tesla",
+    "amd",
+    "ati",
+    "radeon",
+    "instinct",
+    "apple",
+    "intel",
+    "graphics",
+    "gpu",
+    "card",
+    "the",
+    "with",
+    "w",
+    "r",
+    "tm",
+    "cpu",
+    "corporation",
+    "inc",
+    "series",
+    "processor",
+    "chip",
+    "soc",
+    "qualcomm",
+    "technologies",
+    "opengl",
+    "engine",
+    "developer",
+    "kit",
+    "mac",
+    "imac",
+    "macbook",
+    "studio",
+    "mini",
+    "unified",
+    "memory",
+    "ram",
+    "vram",
+    "asus",
+    "tuf",
+    "rog",
+    "strix",
+    "gaming",
+    "oc",
+    "msi",
+    "gigabyte",
+    "aorus",
+    "evga",
+    "zotac",
+    "palit",
+    "pny",
+    "sapphire",
+    "xfx",
+    "inno3d",
+    "galax",
+    "colorful",
+    "founders",
+    "asrock",
+    "powercolor",
 ];
 
-/// A name split into the tokens that identify a device and a stated memory size.
-struct Parsed {
-    tokens: Vec<String>,
-    memory_gb: Option<f64>,
+/// Words that name a vendor, and the vendor they name: a device of another vendor never matches.
+const VENDOR_WORDS: &[(&str, &str)] = &[
+    ("nvidia", "nvidia"),
+    ("geforce", "nvidia"),
+    ("quadro", "nvidia"),
+    ("tesla", "nvidia"),
+    ("jetson", "nvidia"),
+    ("amd", "amd"),
+    ("radeon", "amd"),
+    ("instinct", "amd"),
+    ("ryzen", "amd"),
+    ("epyc", "amd"),
+    ("intel", "intel"),
+    ("xeon", "intel"),
+    ("iris", "intel"),
+    ("apple", "apple"),
+    ("snapdragon", "qualcomm"),
+    ("adreno", "qualcomm"),
+];
+
+/// Series prefixes a device's name may add without naming another device (`3080 Ti` = `RTX 3080 Ti`).
+const FREE: &[&str] = &["rtx", "gtx", "gts", "gt", "rx", "hd", "generation", "edition", "design"];
+
+/// NVIDIA chip-code prefixes (`GM206`, `GA104`, `AD102` …): TechPowerUp names variants by chip.
+const CHIP_PREFIXES: &[&str] = &["gk", "gm", "gp", "gv", "tu", "ga", "ad", "gh", "gb", "gf"];
+
+/// What a name says: its identifying tokens and the constraints it states.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct NameFacts {
+    pub tokens: Vec<String>,
+    pub memory_gb: Option<f64>,
+    pub gpu_cores: Option<u32>,
+    /// The vendor a vendor word in the name names.
+    pub vendor: Option<&'static str>,
 }
 
-fn memory_token(token: &str) -> Option<f64> {
-    let digits = token.strip_suffix("gb")?;
-    digits.parse::<f64>().ok()
+/// The part of a name that names the device: the bracketed marketing name of `lspci`/rocm-smi forms
+/// (`Arcturus GL-XL [AMD Instinct MI100]`), without a multiplier (`4090 24GB * 8`).
+fn device_part(name: &str) -> &str {
+    let name = name.split(['*', '×']).next().unwrap_or(name);
+    // WebGL's ANGLE strings: `ANGLE (Vendor, Renderer (0x…) Direct3D11 …, D3D11)` or the older
+    // `ANGLE (Renderer Direct3D11 vs_5_0 ps_5_0)`: the renderer part names the device.
+    if let Some(inner) = name.strip_prefix("ANGLE (") {
+        let renderer = match inner.split(", ").collect::<Vec<_>>().as_slice() {
+            [_, renderer, ..] => *renderer,
+            _ => inner,
+        };
+        let end = [" Direct3D", " (0x", " OpenGL", " Vulkan", " vs_", ")"]
+            .iter()
+            .filter_map(|m| renderer.find(m))
+            .min()
+            .unwrap_or(renderer.len());
+        return &renderer[..end];
+    }
+    match (name.find('['), name.rfind(']')) {
+        (Some(open), Some(close)) if close > open && name[open + 1..close].chars().any(|c| c.is_ascii_alphabetic()) => {
+            &name[open + 1..close]
+        }
+        _ => name,
+    }
 }
 
-fn parse(name: &str) -> Parsed {
-    let mut tokens = Vec::new();
-    let mut memory_gb = None;
-    let raw = words(name);
+/// `18C GPU` → `18 core GPU`, `10gpu` → `10 gpu`, `10cpu` → `10 cpu` (core counts only: up to 3 digits).
+fn unfuse(words: &[String]) -> Vec<String> {
+    let mut out = Vec::with_capacity(words.len());
+    for (i, w) in words.iter().enumerate() {
+        let w = w.clone();
+        let digits = w.chars().take_while(char::is_ascii_digit).count();
+        let (n, rest) = w.split_at(digits);
+        let unit_follows = matches!(words.get(i + 1).map(String::as_str), Some("gpu" | "cpu"));
+        match rest {
+            "c" if (1..=3).contains(&digits) && unit_follows => out.extend([String::from(n), String::from("core")]),
+            "gpu" | "cpu" if (1..=3).contains(&digits) => out.extend([String::from(n), String::from(rest)]),
+            _ => out.push(w),
+        }
+    }
+    out
+}
+
+/// Raw words: runs of ASCII letters and digits, a decimal point kept inside a number.
+fn raw_words(name: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let chars: Vec<char> = name.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        let decimal = c == '.'
+            && word.chars().last().is_some_and(|p| p.is_ascii_digit())
+            && chars.get(i + 1).is_some_and(char::is_ascii_digit);
+        if c.is_ascii_alphanumeric() || decimal {
+            word.push(c.to_ascii_lowercase());
+        } else if !word.is_empty() {
+            words.push(core::mem::take(&mut word));
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+fn number(word: &str) -> Option<f64> {
+    (word.chars().next()?.is_ascii_digit()).then(|| word.parse::<f64>().ok())?
+}
+
+fn memory_word(word: &str) -> Option<f64> {
+    let digits = word
+        .strip_suffix("gib")
+        .or_else(|| word.strip_suffix("gb"))
+        .or_else(|| word.strip_suffix('g'))?;
+    number(digits)
+}
+
+/// Splits at letter/digit boundaries: `rtx3080ti` → `rtx`, `3080`, `ti`.
+fn split_alnum(word: &str, out: &mut Vec<String>) {
+    let mut part = String::new();
+    for c in word.chars() {
+        let boundary = part
+            .chars()
+            .last()
+            .is_some_and(|p| (p.is_ascii_digit() || p == '.') != (c.is_ascii_digit() || c == '.'));
+        if boundary {
+            out.push(core::mem::take(&mut part));
+        }
+        part.push(c);
+    }
+    if !part.is_empty() {
+        out.push(part);
+    }
+}
+
+/// Reads a name.
+pub(crate) fn read(name: &str) -> NameFacts {
+    let words = unfuse(&raw_words(device_part(name)));
+    let mut facts = NameFacts {
+        tokens: Vec::new(),
+        memory_gb: None,
+        gpu_cores: None,
+        vendor: None,
+    };
     let mut i = 0;
-    while i < raw.len() {
-        let t = &raw[i];
-        if let Some(gb) = memory_token(t) {
-            memory_gb = Some(gb);
-        } else if t.chars().all(|c| c.is_ascii_digit()) && raw.get(i + 1).is_some_and(|n| n == "gb") {
-            memory_gb = t.parse().ok();
+    while i < words.len() {
+        let w = words[i].as_str();
+        let previous = i.checked_sub(1).and_then(|p| words.get(p)).map(String::as_str);
+        let next = words.get(i + 1).map(String::as_str);
+        let after = words.get(i + 2).map(String::as_str);
+        if let Some(gb) = memory_word(w) {
+            facts.memory_gb = Some(gb);
             i += 1;
-        } else if !NOISE.contains(&t.as_str()) {
-            tokens.push(t.clone());
+            continue;
+        }
+        if let Some(n) = number(w) {
+            let skip = match (next, after) {
+                (Some("gb" | "gib" | "g"), _) => {
+                    facts.memory_gb = Some(n);
+                    2
+                }
+                (Some("core" | "cores"), Some("gpu")) | (Some("gpu"), Some("core" | "cores")) => {
+                    facts.gpu_cores = Some(n as u32);
+                    3
+                }
+                (Some("core" | "cores"), Some("cpu")) | (Some("cpu"), Some("core" | "cores")) => 3,
+                (Some("gpu"), _) if previous == Some("cpu") => {
+                    facts.gpu_cores = Some(n as u32);
+                    2
+                }
+                (Some("cpu"), _) if w.len() <= 3 => 2,
+                // A bare core count: GPU cores where the device is sold by them (Apple).
+                (Some("core" | "cores"), _) => {
+                    facts.gpu_cores = facts.gpu_cores.or(Some(n as u32));
+                    2
+                }
+                (Some("ghz" | "mhz"), _) if w.contains('.') || n < 10.0 => 2,
+                (Some("cu" | "bits" | "mib" | "mb"), _) => 2,
+                // A year in a name (`M1 (2020)`) is not a model number.
+                _ if w.len() == 4 && (2010.0..=2030.0).contains(&n) && previous.is_none_or(|p| !p.is_empty()) => 1,
+                _ => 0,
+            };
+            if skip > 0 {
+                i += skip;
+                continue;
+            }
+        }
+        if w == "macbook" && next == Some("pro") {
+            i += 2;
+            continue;
+        }
+        if let Some((_, vendor)) = VENDOR_WORDS.iter().find(|(word, _)| *word == w) {
+            facts.vendor = facts.vendor.or(Some(vendor));
+        }
+        let mut parts = Vec::new();
+        split_alnum(w, &mut parts);
+        if let [n, unit] = parts.as_slice() {
+            if number(n).is_some() && (unit == "ghz" || unit == "mhz") {
+                i += 1;
+                continue;
+            }
+        }
+        for p in parts {
+            let p = match p.as_str() {
+                "laptop" | "notebook" => String::from("mobile"),
+                _ => p,
+            };
+            if !NOISE.contains(&p.as_str()) {
+                facts.tokens.push(p);
+            }
         }
         i += 1;
     }
-    Parsed { tokens, memory_gb }
+    facts
+}
+
+/// A device's names, read once.
+#[derive(Debug, Clone)]
+pub(crate) struct DeviceKeys {
+    exact: Vec<String>,
+    names: Vec<NameFacts>,
+    gpu_cores: Option<u32>,
+}
+
+/// The resolution index of a device list.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Index {
+    keys: Vec<DeviceKeys>,
 }
 
 fn names(device: &Device) -> impl Iterator<Item = &str> {
@@ -50,51 +311,118 @@ fn names(device: &Device) -> impl Iterator<Item = &str> {
         .chain(device.aliases.iter().map(String::as_str))
 }
 
-fn memory_matches(device: &Device, memory_gb: Option<f64>) -> bool {
-    memory_gb.is_none_or(|gb| (device.memory_gb - gb).abs() <= 1.0)
+impl Index {
+    /// Reads every device's names.
+    pub(crate) fn build(devices: &[Device]) -> Self {
+        let keys = devices
+            .iter()
+            .map(|d| {
+                let read_names: Vec<NameFacts> = names(d).map(read).collect();
+                let gpu_cores = d.gpu_cores.or_else(|| read_names.get(1).and_then(|n| n.gpu_cores));
+                DeviceKeys {
+                    exact: names(d).map(normalize_key).collect(),
+                    names: read_names,
+                    gpu_cores,
+                }
+            })
+            .collect();
+        Self { keys }
+    }
 }
 
-/// How well `wanted` names `device`: `None` if some wanted token is missing; otherwise the number of
-/// extra tokens in the closest of its names (fewer is more specific).
-fn token_match(device: &Device, wanted: &Parsed) -> Option<usize> {
+fn memory_matches(device: &Device, wanted: Option<f64>) -> bool {
+    let Some(gb) = wanted else { return true };
+    let close = |have: f64| (have - gb).abs() <= (0.03 * have).max(1.0);
+    if !device.memory_options_gb.is_empty() {
+        device.memory_options_gb.iter().any(|&m| close(m))
+    } else if device.memory_gb == super::database::SHARED_MEMORY_ASSUMED_GB && !device.hardware_type.has_device_memory()
+    {
+        true // assumed, so no constraint
+    } else if device.hardware_type.has_device_memory() {
+        close(device.memory_gb)
+    } else {
+        // Unified or system memory whose sizes are not listed: `memory_gb` is the largest.
+        gb <= device.memory_gb * 1.03
+    }
+}
+
+/// How many identifying tokens the closest of the device's names adds to the wanted ones, if it
+/// holds them all and the device meets the stated constraints.
+fn score(device: &Device, keys: &DeviceKeys, wanted: &NameFacts) -> Option<usize> {
     if wanted.tokens.is_empty() || !memory_matches(device, wanted.memory_gb) {
         return None;
     }
-    names(device)
-        .filter_map(|n| {
-            let have = parse(n);
-            wanted
-                .tokens
-                .iter()
-                .all(|t| have.tokens.contains(t))
-                .then(|| have.tokens.len() - wanted.tokens.len())
+    if wanted.vendor.is_some_and(|v| !device.vendor.eq_ignore_ascii_case(v)) {
+        return None;
+    }
+    if let (Some(want), Some(have)) = (wanted.gpu_cores, keys.gpu_cores) {
+        if want != have {
+            return None;
+        }
+    }
+    keys.names
+        .iter()
+        .filter(|n| wanted.tokens.iter().all(|t| n.tokens.contains(t)))
+        .map(|n| {
+            let chip = |i: usize| {
+                // A chip code (`GM206`, `GA104`) or a bandwidth (`86.4`) marks a variant of the same product.
+                let t = &n.tokens[i];
+                t.contains('.')
+                    || CHIP_PREFIXES.contains(&t.as_str())
+                    || i.checked_sub(1)
+                        .is_some_and(|p| CHIP_PREFIXES.contains(&n.tokens[p].as_str()))
+            };
+            (0..n.tokens.len())
+                .filter(|&i| {
+                    let t = &n.tokens[i];
+                    !wanted.tokens.contains(t) && !FREE.contains(&t.as_str()) && !chip(i)
+                })
+                .count()
         })
         .min()
 }
 
 /// Resolves `name` among `devices`.
-pub fn resolve<'a>(devices: &'a [Device], name: &str) -> Result<&'a Device, CoreError> {
+pub(crate) fn resolve<'a>(devices: &'a [Device], index: &Index, name: &str) -> Result<&'a Device, CoreError> {
     let key = normalize_key(name);
     if key.is_empty() {
         return Err(unknown(devices, name));
     }
-    if let Some(d) = devices.iter().find(|d| names(d).any(|n| normalize_key(n) == key)) {
+    let pairs = || devices.iter().zip(&index.keys);
+    if let Some((d, _)) = pairs().find(|(_, k)| k.exact.contains(&key)) {
         return Ok(d);
     }
-    let wanted = parse(name);
-    let mut scored: Vec<(usize, &Device)> = devices
+    let wanted = read(name);
+    // A name that repeats a model number lists alternatives (`MI250X/MI250`, `RX 6800/6800 XT`).
+    let repeats = wanted
+        .tokens
         .iter()
-        .filter_map(|d| token_match(d, &wanted).map(|s| (s, d)))
+        .enumerate()
+        .any(|(i, t)| t.chars().all(|c| c.is_ascii_digit()) && wanted.tokens[..i].contains(t));
+    let mut scored: Vec<(usize, &Device)> = pairs()
+        .filter_map(|(d, k)| score(d, k, &wanted).map(|s| (s, d)))
         .collect();
     scored.sort_by_key(|(s, _)| *s);
+    // A lone match that adds a model number the name did not state is another device's name
+    // (`Xeon Platinum` is not `Xeon Platinum 8480+`).
+    let adds_number = |d: &Device| {
+        let keys = &index.keys[devices.iter().position(|x| core::ptr::eq(x, d)).unwrap_or(0)];
+        keys.names.iter().all(|n| {
+            n.tokens
+                .iter()
+                .any(|t| !wanted.tokens.contains(t) && t.chars().all(|c| c.is_ascii_digit()))
+        })
+    };
     match scored.as_slice() {
         [] => Err(unknown(devices, name)),
-        [(_, only)] => Ok(only),
-        [(best, d), (second, _), ..] if best < second => Ok(d),
-        [(best, _), ..] => {
+        [(_, only)] if !repeats && !adds_number(only) => Ok(only),
+        [(0, d), (second, _), ..] if *second > 0 && !repeats => Ok(d),
+        _ => {
+            let best = scored[0].0;
             let tied: Vec<&str> = scored
                 .iter()
-                .filter(|(s, _)| s == best)
+                .filter(|(s, _)| *s == best)
+                .take(12)
                 .map(|(_, d)| d.name.as_str())
                 .collect();
             Err(CoreError::AmbiguousDevice {
@@ -129,5 +457,32 @@ fn unknown(devices: &[Device], name: &str) -> CoreError {
     CoreError::UnknownDevice {
         name: String::from(name),
         suggestions: suggestions.join(", "),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_become_tokens_and_constraints() {
+        let f = read("NVIDIA A100-SXM4-40GB");
+        assert_eq!(f.tokens, ["a", "100", "sxm", "4"]);
+        assert_eq!(f.memory_gb, Some(40.0));
+        let f = read("rtx3080ti");
+        assert_eq!(f.tokens, ["rtx", "3080", "ti"]);
+        let f = read("Apple M3 Pro 18-core GPU");
+        assert_eq!(f.tokens, ["m", "3", "pro"]);
+        assert_eq!(f.gpu_cores, Some(18));
+        let f = read("Intel(R) Xeon(R) CPU E5-2680 v4 @ 2.40GHz");
+        assert_eq!(f.tokens, ["xeon", "e", "5", "2680", "v", "4"]);
+        let f = read("NVIDIA GeForce RTX 4090 Laptop GPU");
+        assert_eq!(f.tokens, ["rtx", "4090", "mobile"]);
+        assert_eq!(
+            read("Tesla T4G").memory_gb,
+            None,
+            "a letter after a number is not a memory size"
+        );
+        assert_eq!(read("V100 GPU(32G)").memory_gb, Some(32.0));
     }
 }

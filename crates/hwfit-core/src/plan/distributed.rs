@@ -357,7 +357,7 @@ mod tests {
     #[test]
     fn a_7b_model_on_8_x_80_gb_needs_sharding_by_hand_arithmetic() {
         // 6.74 B params × 16 B = 108 GB > 80 GB, so DDP cannot fit; ZeRO-1: 4P + 12P/8 = 5.5 × 6.74e9 B = 34.5 GiB + activations.
-        let c = plan("llama-2-7b", 8, 4, Some(80.0), Some("H100")).unwrap();
+        let c = plan("llama-2-7b", 8, 4, Some(80.0), Some("H100 SXM")).unwrap();
         assert_ne!(c.distributed_strategy, Strategy::Ddp);
         assert!(c.estimated_memory.per_gpu_gb <= 80.0);
         assert_eq!(c.mixed_precision_dtype, "bf16");
@@ -377,7 +377,7 @@ mod tests {
 
     #[test]
     fn v100_gets_fp16_and_impossible_plans_say_what_is_needed() {
-        let c = plan("gpt2", 2, 8, None, Some("V100")).unwrap();
+        let c = plan("gpt2", 2, 8, None, Some("V100 SXM2 32GB")).unwrap();
         assert_eq!(c.mixed_precision_dtype, "fp16");
         assert!((c.max_memory_gb - 32.0).abs() < f64::EPSILON);
         let err = plan("llama 3.1 405b", 2, 1, Some(24.0), None).unwrap_err().to_string();

@@ -236,7 +236,7 @@ mod tests {
         for p in [&gpt2_first, &llama_first] {
             let per_model = &p.hardware_recommendations.per_model;
             assert_eq!(per_model["openai-community/gpt2"], "nvidia-rtx-4090");
-            assert_eq!(per_model["meta-llama/Meta-Llama-3-70B"], "apple-m2-ultra");
+            assert_eq!(per_model["meta-llama/Meta-Llama-3-70B"], "apple-m2-ultra-76c");
         }
         assert_eq!(
             gpt2_first.hardware_recommendations.preferred_hardware,
@@ -246,7 +246,7 @@ mod tests {
         assert!(gpt2_first.resource_pool_config.low_memory_mode);
         assert_eq!(
             llama_first.hardware_recommendations.preferred_hardware,
-            "apple-m2-ultra"
+            "apple-m2-ultra-76c"
         );
         assert_eq!(
             llama_first.hardware_recommendations.torch_device.as_deref(),

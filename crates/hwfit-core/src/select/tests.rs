@@ -129,7 +129,7 @@ fn weights_steer_the_ranking() {
             .unwrap()
             .primary_recommendation
             .as_deref(),
-        Some("apple-m2-ultra")
+        Some("apple-m2-ultra-76c")
     );
 }
 

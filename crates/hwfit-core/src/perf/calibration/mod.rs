@@ -250,7 +250,7 @@ pub fn dataset(data: &MeasuredData<'_>, catalog: &Catalog, devices: &DeviceCatal
             let resolved = catalog
                 .lookup(row.model)
                 .ok_or_else(|| invalid(&row_name, format!("model '{}' not in the catalog", row.model)))?;
-            let device = match devices.resolve(row.device) {
+            let device = match devices.resolve_measured(row.device) {
                 Ok(d) => d,
                 Err(e) => {
                     excluded.push(Excluded {
