@@ -37,21 +37,20 @@ const fn nvidia(
     cc: Option<&'static str>,
     fp16_per_clock: f64,
     clock_factor: f64,
-    (bf16, fp8, int8): (f64, f64, f64),
+    multiples: (f64, f64, f64),
     source: &'static str,
 ) -> MatrixRule {
-    MatrixRule {
-        vendor: "NVIDIA",
+    let mut rule = per_shaders(
+        "NVIDIA",
         architecture,
-        compute_capability: cc,
-        shaders_per_unit: 0,
+        0,
         fp16_per_clock,
         clock_factor,
-        bf16,
-        fp8,
-        int8,
+        multiples,
         source,
-    }
+    );
+    rule.compute_capability = cc;
+    rule
 }
 
 const fn per_shaders(

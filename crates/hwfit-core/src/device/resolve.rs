@@ -399,14 +399,13 @@ pub(crate) fn resolve<'a>(devices: &'a [Device], index: &Index, name: &str) -> R
         .iter()
         .enumerate()
         .any(|(i, t)| t.chars().all(|c| c.is_ascii_digit()) && wanted.tokens[..i].contains(t));
-    let mut scored: Vec<(usize, &Device)> = pairs()
-        .filter_map(|(d, k)| score(d, k, &wanted).map(|s| (s, d)))
+    let mut scored: Vec<(usize, &Device, &DeviceKeys)> = pairs()
+        .filter_map(|(d, k)| score(d, k, &wanted).map(|s| (s, d, k)))
         .collect();
-    scored.sort_by_key(|(s, _)| *s);
+    scored.sort_by_key(|(s, _, _)| *s);
     // A lone match that adds a model number the name did not state is another device's name
     // (`Xeon Platinum` is not `Xeon Platinum 8480+`).
-    let adds_number = |d: &Device| {
-        let keys = &index.keys[devices.iter().position(|x| core::ptr::eq(x, d)).unwrap_or(0)];
+    let adds_number = |keys: &DeviceKeys| {
         keys.names.iter().all(|n| {
             n.tokens
                 .iter()
@@ -415,15 +414,15 @@ pub(crate) fn resolve<'a>(devices: &'a [Device], index: &Index, name: &str) -> R
     };
     match scored.as_slice() {
         [] => Err(unknown(devices, name)),
-        [(_, only)] if !repeats && !adds_number(only) => Ok(only),
-        [(0, d), (second, _), ..] if *second > 0 && !repeats => Ok(d),
+        [(_, only, keys)] if !repeats && !adds_number(keys) => Ok(only),
+        [(0, d, _), (second, _, _), ..] if *second > 0 && !repeats => Ok(d),
         _ => {
             let best = scored[0].0;
             let tied: Vec<&str> = scored
                 .iter()
-                .filter(|(s, _)| *s == best)
+                .filter(|(s, _, _)| *s == best)
                 .take(12)
-                .map(|(_, d)| d.name.as_str())
+                .map(|(_, d, _)| d.name.as_str())
                 .collect();
             Err(CoreError::AmbiguousDevice {
                 name: String::from(name),
