@@ -88,6 +88,8 @@ let server;
 let base;
 
 before(async () => {
+  // The CLI and the server know the device database; the package loads it apart.
+  await hwfit.loadDeviceDatabase();
   server = spawn(bin, ["serve", "--port", "0", "--no-detect"], { stdio: ["ignore", "pipe", "inherit"] });
   base = await new Promise((resolve, reject) => {
     let out = "";

@@ -23,6 +23,20 @@ test("version and catalogs", () => {
   assert.ok(devices.every((d) => d.source && d.denseTflops.fp32 > 0 && "memoryBandwidthGbs" in d));
 });
 
+test("the device database loads on first use, from the package's own module", async () => {
+  assert.equal(hwfit.devices({ query: "rtx 3080 ti" }).length, 0, "curated only before loading");
+  const p = await hwfit.predict({ modelName: "bert-base-uncased", devices: ["rtx 3080 ti"] });
+  assert.deepEqual(Object.keys(p.predictions), ["nvidia-geforce-rtx-3080-ti"]);
+  assert.equal(p.predictions["nvidia-geforce-rtx-3080-ti"].device, "NVIDIA GeForce RTX 3080 Ti");
+  const found = hwfit.devices({ query: "rtx 3080 ti" });
+  assert.ok(found.some((d) => d.id === "nvidia-geforce-rtx-3080-ti"), JSON.stringify(found.map((d) => d.id)));
+  assert.ok(hwfit.devices({ all: true }).length >= 2000);
+  const { default: text } = await import("hwfit/devices.js");
+  assert.ok((await hwfit.loadDeviceDatabase(text)) >= 2000);
+  await assert.rejects(hwfit.loadDeviceDatabase(42), TypeError);
+  await assert.rejects(hwfit.predict({ modelName: "gpt2", devices: ["M2 Ultra"] }), /ambiguous device 'M2 Ultra'/);
+});
+
 test("classify and resources return camelCase objects", () => {
   const c = hwfit.classify({ modelName: "gpt2" });
   assert.equal(c.family, "text_generation");
@@ -71,7 +85,7 @@ test("every question of the core is an export", async () => {
 });
 
 test("configure sets the selection config of later questions", async () => {
-  const request = { modelName: "llama 2 7b", precision: "q4_0", devices: ["RTX 4090", "M2 Ultra"] };
+  const request = { modelName: "llama 2 7b", precision: "q4_0", devices: ["RTX 4090", "M2 Ultra 76-core"] };
   const before = await hwfit.select(request);
   assert.equal(before.primaryRecommendation, "nvidia-rtx-4090");
   // IPFS Accelerate's config shape (snake_case inside): only memory headroom counts.

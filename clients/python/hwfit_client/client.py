@@ -670,9 +670,20 @@ class HardwareSelectionClient:
         """``GET /models``: the model catalog, optionally only one ``family``."""
         return self._get("/models", {"family": family})
 
-    def list_devices(self, hardware: Optional[str] = None) -> Any:
-        """``GET /devices``: the device catalog, optionally only one ``hardware`` type."""
-        return self._get("/devices", {"hardware": _hardware_name(hardware) if hardware is not None else None})
+    def list_devices(
+        self, hardware: Optional[str] = None, *, all: bool = False, query: Optional[str] = None
+    ) -> Any:
+        """``GET /devices``: the curated device catalog, optionally only one ``hardware`` type;
+        ``all=True`` adds the device database (~2,000 GPUs and SoCs), ``query`` searches it by the
+        words of a name (``"rtx 4070 super"``)."""
+        return self._get(
+            "/devices",
+            {
+                "hardware": _hardware_name(hardware) if hardware is not None else None,
+                "all": "true" if all else None,
+                "query": query,
+            },
+        )
 
     def estimate_resources(
         self,

@@ -414,6 +414,11 @@ class CatalogTests(ServerTest):
         self.assertTrue(cuda)
         self.assertLess(len(cuda), len(all_devices))
         self.assertTrue(all(d["hardware_type"] == "cuda" for d in cuda))
+        database = items(self.client.list_devices(all=True), "devices")
+        self.assertGreaterEqual(len(database), 2000)
+        found = items(self.client.list_devices(query="rtx 3080 ti"), "devices")
+        self.assertIn("nvidia-geforce-rtx-3080-ti", [d["id"] for d in found])
+        self.assertTrue(all("3080" in d["name"] for d in found))
 
     def test_estimate_resources(self) -> None:
         r = self.client.estimate_resources("gpt2", hardware="cpu", precision="fp32", batch_size=2)

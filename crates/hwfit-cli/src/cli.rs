@@ -426,6 +426,12 @@ pub struct DevicesArgs {
     /// Only devices of this hardware type.
     #[arg(long)]
     pub hardware: Option<HardwareType>,
+    /// List the device database too (~2,000 GPUs and SoCs), not only the curated devices.
+    #[arg(long)]
+    pub all: bool,
+    /// Only devices whose id, name or an alias contains every word of this (searches the database).
+    #[arg(long, value_name = "WORDS")]
+    pub query: Option<String>,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,

@@ -52,9 +52,9 @@ pub fn targets(args: &TargetArgs) -> Result<(HardwareList, Vec<String>)> {
     Ok((hardware, devices))
 }
 
-/// hwfit's knowledge, with the selection config of `path` when given.
+/// hwfit's knowledge (the device database included), with the selection config of `path` when given.
 pub fn hwfit(config: Option<&Path>) -> Result<Hwfit> {
-    let hwfit = Hwfit::builtin()?;
+    let hwfit = Hwfit::bundled()?;
     Ok(match config {
         None => hwfit,
         Some(path) => hwfit.with_selection_config(parse_file(path, "selection config", SelectionConfig::from_json)?),

@@ -115,6 +115,7 @@ pub fn measured_device(identity: MeasuredIdentity, m: &Measurement) -> Device {
         architecture: None,
         gpu_cores: None,
         memory_options_gb: Vec::new(),
+        released: None,
         measured_as: Vec::new(),
     }
 }

@@ -175,7 +175,7 @@ fn every_class_of_request_occurs_and_is_answered_as_classified() {
         ),
         (
             "gpt2",
-            "M2 Ultra",
+            "M2 Ultra 76-core",
             Precision::Fp8,
             Workload::Forward,
             vec![Refusal::UnsupportedPrecision],
@@ -189,7 +189,7 @@ fn every_class_of_request_occurs_and_is_answered_as_classified() {
         ),
         (
             "bert-base-uncased",
-            "M2 Ultra",
+            "M2 Ultra 76-core",
             Precision::Fp8,
             Workload::Prefill,
             vec![Refusal::UnsupportedPrecision, Refusal::NotGenerative],

@@ -49,7 +49,7 @@ pub(crate) fn list(
     mps: &MpsReport,
     gpus: &[GpuAdapter],
 ) -> Vec<DetectedDevice> {
-    let catalog = DeviceCatalog::builtin();
+    let catalog = DeviceCatalog::bundled().unwrap_or_else(|_| DeviceCatalog::builtin());
     let mut out = vec![device(
         &catalog,
         "cpu".into(),

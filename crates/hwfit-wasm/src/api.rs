@@ -9,7 +9,7 @@ use std::rc::Rc;
 use hwfit_core::api::{
     DevicesRequest, MapRequest, MatrixRequest, ModelsRequest, RecommendRequest, ResourcePoolRequest, Targeted,
 };
-use hwfit_core::browser::browser_candidates;
+use hwfit_core::browser::{browser_candidates, BrowserCapabilities};
 use hwfit_core::{Candidate, CoreError, Hwfit, SelectionConfig};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -22,8 +22,20 @@ type JsResult = Result<JsValue, JsValue>;
 thread_local! {
     /// hwfit's knowledge, parsed on first use (catalogs, classifier, fitted model, selection config).
     static HWFIT: RefCell<Option<Rc<Hwfit>>> = const { RefCell::new(None) };
-    /// The probed browser's candidates, from the latest `probe()`.
-    static LOCAL: RefCell<Option<Rc<Vec<Candidate>>>> = const { RefCell::new(None) };
+    /// The latest `probe()`'s capabilities and the candidates they give.
+    static LOCAL: RefCell<Option<(BrowserCapabilities, Rc<Vec<Candidate>>)>> = const { RefCell::new(None) };
+    /// Whether the device database was loaded, or why it could not be.
+    static DATABASE: RefCell<Option<Result<(), String>>> = const { RefCell::new(None) };
+}
+
+#[wasm_bindgen(inline_js = "export function importDeviceDatabase() {
+  return import(new URL('../../devices.js', import.meta.url).href).then((m) => m.default);
+}")]
+extern "C" {
+    /// The package's `devices.js` (the device database's text), imported on first use. The snippet
+    /// lives in `snippets/<crate>-<hash>/`, two levels below the package root.
+    #[wasm_bindgen(catch, js_name = importDeviceDatabase)]
+    fn import_device_database() -> Result<js_sys::Promise, JsValue>;
 }
 
 /// The cached knowledge, built on first use.
@@ -38,17 +50,102 @@ fn hwfit() -> Result<Rc<Hwfit>, JsValue> {
 
 /// Remembers the candidates of a fresh probe report.
 pub(crate) fn remember_probe(report: &crate::probe::CapabilityReport) -> Result<Rc<Vec<Candidate>>, JsValue> {
-    let found = Rc::new(browser_candidates(&report.capabilities(), hwfit()?.devices_catalog()));
-    LOCAL.with_borrow_mut(|slot| *slot = Some(Rc::clone(&found)));
+    remember(report.capabilities())
+}
+
+fn remember(caps: BrowserCapabilities) -> Result<Rc<Vec<Candidate>>, JsValue> {
+    let found = Rc::new(browser_candidates(&caps, hwfit()?.devices_catalog()));
+    LOCAL.with_borrow_mut(|slot| *slot = Some((caps, Rc::clone(&found))));
     Ok(found)
+}
+
+/// Probes, identifying the GPU against the device database (loaded first, once).
+pub(crate) async fn probe_here() -> Result<crate::probe::CapabilityReport, JsValue> {
+    let loaded = ensure_database().await;
+    let mut report = crate::probe::probe(hwfit()?.devices_catalog()).await;
+    if let Err(why) = loaded {
+        report.gpu.evidence.push(format!(
+            "device database not loaded ({why}): only the curated devices were searched"
+        ));
+    }
+    remember_probe(&report)?;
+    Ok(report)
 }
 
 /// The browser's candidates: the latest probe's, probing once if nothing has probed yet.
 async fn local() -> Result<Rc<Vec<Candidate>>, JsValue> {
-    if let Some(found) = LOCAL.with_borrow(Clone::clone) {
+    if let Some((_, found)) = LOCAL.with_borrow(Clone::clone) {
         return Ok(found);
     }
-    remember_probe(&crate::probe::probe().await)
+    probe_here().await?;
+    LOCAL
+        .with_borrow(Clone::clone)
+        .map(|(_, found)| found)
+        .ok_or_else(|| JsValue::from(js_sys::Error::new("probe() found no devices")))
+}
+
+/// Adds the device database (the text of `device_db.csv`) to the knowledge, and re-identifies the
+/// probed GPU against it.
+fn add_database(text: &str) -> Result<usize, JsValue> {
+    let knowledge = Hwfit::clone(&*hwfit()?)
+        .with_device_database(text)
+        .map_err(|e| core_error(&e))?;
+    let count = knowledge.devices_catalog().devices().len();
+    HWFIT.with_borrow_mut(|slot| *slot = Some(Rc::new(knowledge)));
+    DATABASE.with_borrow_mut(|slot| *slot = Some(Ok(())));
+    if let Some((caps, _)) = LOCAL.with_borrow(Clone::clone) {
+        remember(caps)?;
+    }
+    Ok(count)
+}
+
+/// The database's text from the package's `devices.js`.
+async fn import_database_text() -> Result<String, String> {
+    let promise = import_device_database().map_err(|e| js_message(&e))?;
+    let text = wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .map_err(|e| js_message(&e))?;
+    text.as_string()
+        .ok_or_else(|| String::from("devices.js did not export the database's text"))
+}
+
+fn js_message(e: &JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map_or_else(|| format!("{e:?}"), |e| String::from(e.message()))
+}
+
+/// Loads the device database once, on first use; remembers why when it cannot.
+async fn ensure_database() -> Result<(), String> {
+    if let Some(done) = DATABASE.with_borrow(Clone::clone) {
+        return done;
+    }
+    let outcome = match import_database_text().await {
+        Ok(text) => add_database(&text).map(|_| ()).map_err(|e| js_message(&e)),
+        Err(why) => Err(why),
+    };
+    if let Err(why) = &outcome {
+        DATABASE.with_borrow_mut(|slot| *slot = Some(Err(why.clone())));
+    }
+    outcome
+}
+
+/// Loads the device database (~2,000 GPUs and SoCs): from `text` (the package's `devices.js`
+/// default export, or a `device_db.csv` of your own), or by importing the package's `devices.js`.
+/// `probe()`, `predict()`, `select()`, `batchSelect()` and `analyze()` load it themselves on first
+/// use; the synchronous questions see it once loaded. Returns the number of devices known.
+#[wasm_bindgen(js_name = loadDeviceDatabase)]
+pub async fn load_device_database(
+    #[wasm_bindgen(unchecked_param_type = "string | undefined")] text: JsValue,
+) -> Result<u32, JsValue> {
+    let text = match text.as_string() {
+        Some(t) => t,
+        None if text.is_undefined() || text.is_null() => import_database_text()
+            .await
+            .map_err(|why| js_sys::Error::new(&format!("loadDeviceDatabase: {why}")))?,
+        None => return Err(js_sys::TypeError::new("loadDeviceDatabase: the text must be a string").into()),
+    };
+    let count = add_database(&text)?;
+    Ok(u32::try_from(count).unwrap_or(u32::MAX))
 }
 
 /// Reads a request that may run on this browser's devices, asks the core, writes the answer.
@@ -58,6 +155,8 @@ async fn answer_here<Req: DeserializeOwned + Targeted, Ans: Serialize>(
     ask: impl FnOnce(&Hwfit, &Req, &[Candidate]) -> Result<Ans, CoreError>,
 ) -> JsResult {
     let request: Req = from_js(request, what)?;
+    // Without the database the curated devices still answer; `loadDeviceDatabase()` says why.
+    let _ = ensure_database().await;
     let local = if request.needs_local() {
         local().await?
     } else {

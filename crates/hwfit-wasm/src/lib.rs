@@ -14,8 +14,8 @@ mod types;
 use wasm_bindgen::prelude::*;
 
 pub use api::{
-    analyze, batch_select, classify, compat, compatible, configure, devices, distributed, map, matrix, model, models,
-    predict, recommend, resource_pool, resources, select, template,
+    analyze, batch_select, classify, compat, compatible, configure, devices, distributed, load_device_database, map,
+    matrix, model, models, predict, recommend, resource_pool, resources, select, template,
 };
 pub use bench::benchmark;
 
@@ -25,13 +25,12 @@ pub fn start() {
     console_error_panic_hook::set_once();
 }
 
-/// Probes WebGPU, WebNN, WebAssembly features and `navigator`; never throws. Later questions that
-/// name no hardware run on the devices this probe found.
+/// Probes WebGPU, WebNN, WebGL's renderer, WebAssembly features and `navigator`, and identifies the
+/// GPU (loading the device database first, once); never throws. Later questions that name no
+/// hardware run on the devices this probe found.
 #[wasm_bindgen(unchecked_return_type = "CapabilityReport")]
 pub async fn probe() -> Result<JsValue, JsValue> {
-    let report = probe::probe().await;
-    api::remember_probe(&report)?;
-    convert::to_js(&report)
+    convert::to_js(&api::probe_here().await?)
 }
 
 /// The version of this package.

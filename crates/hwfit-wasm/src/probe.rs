@@ -1,11 +1,12 @@
-//! The browser capability probe: WebGPU (both power preferences), WebNN (each device type),
-//! WebAssembly SIMD and threads, cross-origin isolation, and what `navigator` says about the machine.
+//! The browser capability probe: WebGPU (both power preferences), WebNN (each device type), WebGL's
+//! renderer strings, WebAssembly SIMD and threads, cross-origin isolation, and what `navigator` says
+//! about the machine.
 //! Works in Window and Worker scopes (everything is read from the global object), never throws:
 //! every failure is reported with its reason.
 
 use std::collections::BTreeMap;
 
-use hwfit_core::browser::{BrowserCapabilities, WebGpuAdapterFacts};
+use hwfit_core::browser::{BrowserCapabilities, GpuIdentification, WebGlRenderer, WebGpuAdapterFacts};
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
 use serde::Serialize;
 use serde_json::Value;
@@ -112,6 +113,23 @@ pub struct NavigatorProbe {
     pub scope: String,
 }
 
+/// The WebGL part: the renderer strings (unmasked through `WEBGL_debug_renderer_info` where the
+/// browser allows it).
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "typegen", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct WebGlProbe {
+    pub available: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// `VENDOR` and `RENDERER` (masked: `WebKit`, `WebKit WebGL` in most browsers).
+    pub vendor: String,
+    pub renderer: String,
+    /// `UNMASKED_VENDOR_WEBGL` and `UNMASKED_RENDERER_WEBGL`, empty where not exposed.
+    pub unmasked_vendor: String,
+    pub unmasked_renderer: String,
+}
+
 /// The whole report.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "typegen", derive(schemars::JsonSchema))]
@@ -119,12 +137,17 @@ pub struct NavigatorProbe {
 pub struct CapabilityReport {
     pub webgpu: WebGpuProbe,
     pub webnn: WebNnProbe,
+    pub webgl: WebGlProbe,
     pub wasm: WasmProbe,
     pub navigator: NavigatorProbe,
     /// IPFS Accelerate's `hardware` map and `torch_device`-style best type, decided by the core.
     pub hardware: BTreeMap<String, bool>,
-    /// Catalog class each usable type is predicted on (`webgpu` → `webgpu-fallback` …).
+    /// Catalog class each usable type falls back to (`webgpu` → `webgpu-fallback` …).
     pub device_classes: BTreeMap<String, String>,
+    /// Which GPU this is, read from the WebGPU adapter and the WebGL renderer, with the evidence.
+    pub gpu: GpuIdentification,
+    /// The device each usable type is predicted on (the identified GPU, or the class).
+    pub devices: BTreeMap<String, String>,
 }
 
 impl CapabilityReport {
@@ -142,6 +165,7 @@ impl CapabilityReport {
                     vendor: a.vendor.clone(),
                     architecture: a.architecture.clone(),
                     description: a.description.clone(),
+                    device: a.device.clone(),
                 }),
             webnn_contexts: self
                 .webnn
@@ -151,6 +175,23 @@ impl CapabilityReport {
                 .map(|c| c.device_type.clone())
                 .collect(),
             wasm: self.wasm.available,
+            webgl: (!self.webgl.unmasked_renderer.is_empty() || !self.webgl.renderer.is_empty()).then(|| {
+                let unmasked = !self.webgl.unmasked_renderer.is_empty();
+                WebGlRenderer {
+                    vendor: if unmasked {
+                        &self.webgl.unmasked_vendor
+                    } else {
+                        &self.webgl.vendor
+                    }
+                    .clone(),
+                    renderer: if unmasked {
+                        &self.webgl.unmasked_renderer
+                    } else {
+                        &self.webgl.renderer
+                    }
+                    .clone(),
+                }
+            }),
         }
     }
 }
@@ -334,6 +375,91 @@ async fn webnn() -> WebNnProbe {
     }
 }
 
+/// `UNMASKED_VENDOR_WEBGL`, `UNMASKED_RENDERER_WEBGL`, `VENDOR`, `RENDERER`.
+const GL_UNMASKED_VENDOR: u32 = 0x9245;
+const GL_UNMASKED_RENDERER: u32 = 0x9246;
+const GL_VENDOR: u32 = 0x1F00;
+const GL_RENDERER: u32 = 0x1F01;
+
+/// A 1×1 canvas: an `OffscreenCanvas` where there is one (Workers too), else a DOM canvas.
+fn canvas() -> Result<JsValue, String> {
+    let global = js_sys::global();
+    let offscreen = get(&global, "OffscreenCanvas");
+    if let Ok(constructor) = offscreen.dyn_into::<Function>() {
+        let size = Array::of2(&JsValue::from(1), &JsValue::from(1));
+        return Reflect::construct(&constructor, &size).map_err(|e| message(&e));
+    }
+    let document = get(&global, "document");
+    let create: Function = get(&document, "createElement")
+        .dyn_into()
+        .map_err(|_| String::from("neither OffscreenCanvas nor a document to make a canvas in"))?;
+    create
+        .call1(&document, &JsValue::from_str("canvas"))
+        .map_err(|e| message(&e))
+}
+
+fn call(target: &JsValue, method: &str, args: &Array) -> JsValue {
+    get(target, method)
+        .dyn_into::<Function>()
+        .ok()
+        .and_then(|f| Reflect::apply(&f, target, args).ok())
+        .unwrap_or(JsValue::UNDEFINED)
+}
+
+fn webgl() -> WebGlProbe {
+    let mut probe = WebGlProbe {
+        available: false,
+        reason: None,
+        vendor: String::new(),
+        renderer: String::new(),
+        unmasked_vendor: String::new(),
+        unmasked_renderer: String::new(),
+    };
+    let canvas = match canvas() {
+        Ok(c) => c,
+        Err(e) => {
+            probe.reason = Some(e);
+            return probe;
+        }
+    };
+    let context = ["webgl2", "webgl"]
+        .iter()
+        .map(|kind| call(&canvas, "getContext", &Array::of1(&JsValue::from_str(kind))))
+        .find(JsValue::is_object);
+    let Some(gl) = context else {
+        probe.reason = Some(String::from(
+            "getContext('webgl2'/'webgl') returned null (WebGL unavailable)",
+        ));
+        return probe;
+    };
+    probe.available = true;
+    let parameter = |p: u32| {
+        call(&gl, "getParameter", &Array::of1(&JsValue::from(p)))
+            .as_string()
+            .unwrap_or_default()
+    };
+    probe.vendor = parameter(GL_VENDOR);
+    probe.renderer = parameter(GL_RENDERER);
+    let debug = call(
+        &gl,
+        "getExtension",
+        &Array::of1(&JsValue::from_str("WEBGL_debug_renderer_info")),
+    );
+    if debug.is_object() {
+        probe.unmasked_vendor = parameter(GL_UNMASKED_VENDOR);
+        probe.unmasked_renderer = parameter(GL_UNMASKED_RENDERER);
+    } else {
+        probe.reason = Some(String::from("WEBGL_debug_renderer_info is not exposed"));
+    }
+    let lose = call(
+        &gl,
+        "getExtension",
+        &Array::of1(&JsValue::from_str("WEBGL_lose_context")),
+    );
+    call(&lose, "loseContext", &Array::new());
+    probe
+}
+
 fn validates(bytes: &[u8]) -> bool {
     js_sys::WebAssembly::validate(&Uint8Array::from(bytes).into()).unwrap_or(false)
 }
@@ -381,21 +507,30 @@ async fn navigator_info() -> NavigatorProbe {
     }
 }
 
-/// Runs every probe.
-pub async fn probe() -> CapabilityReport {
+/// Runs every probe; identifies the GPU against `catalog` (the device database once loaded).
+pub async fn probe(catalog: &hwfit_core::DeviceCatalog) -> CapabilityReport {
     let mut report = CapabilityReport {
         webgpu: webgpu().await,
         webnn: webnn().await,
+        webgl: webgl(),
         wasm: wasm(),
         navigator: navigator_info().await,
         hardware: BTreeMap::new(),
         device_classes: BTreeMap::new(),
+        gpu: hwfit_core::browser::identify(&BrowserCapabilities::default(), catalog),
+        devices: BTreeMap::new(),
     };
-    let (available, targets) = hwfit_core::browser::browser_targets(&report.capabilities());
+    let caps = report.capabilities();
+    let (available, targets) = hwfit_core::browser::browser_targets(&caps);
     report.hardware = available.hardware.iter().map(|(h, v)| (h.to_string(), *v)).collect();
     report.device_classes = targets
         .iter()
         .map(|(h, id)| (h.to_string(), (*id).to_owned()))
+        .collect();
+    report.gpu = hwfit_core::browser::identify(&caps, catalog);
+    report.devices = hwfit_core::browser::browser_candidates(&caps, catalog)
+        .into_iter()
+        .map(|c| (c.key, c.device.id))
         .collect();
     report
 }

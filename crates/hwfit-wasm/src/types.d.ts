@@ -140,12 +140,17 @@ export interface CandidateScore {
 
 /** The whole report. */
 export interface CapabilityReport {
-    /** Catalog class each usable type is predicted on (`webgpu` → `webgpu-fallback` …). */
+    /** Catalog class each usable type falls back to (`webgpu` → `webgpu-fallback` …). */
     deviceClasses: Record<string, string>;
+    /** The device each usable type is predicted on (the identified GPU, or the class). */
+    devices: Record<string, string>;
+    /** Which GPU this is, read from the WebGPU adapter and the WebGL renderer, with the evidence. */
+    gpu: GpuIdentification;
     /** IPFS Accelerate's `hardware` map and `torch_device`-style best type, decided by the core. */
     hardware: Record<string, boolean>;
     navigator: NavigatorProbe;
     wasm: WasmProbe;
+    webgl: WebGlProbe;
     webgpu: WebGpuProbe;
     webnn: WebNnProbe;
 }
@@ -370,6 +375,8 @@ export interface Device {
     notes?: string | null;
     /** Whether the figures are vendor peaks (the catalog) or hwfit's own measurement. */
     profile?: DeviceProfile;
+    /** Release date (`2021-05-31`, or the year alone where only that is known). */
+    released?: string | null;
     /** Where the figures come from. */
     source: string;
     /** The source's address. */
@@ -383,10 +390,20 @@ export interface Device {
 /** Where a device's rates come from, which decides how predictions use them. */
 export type DeviceProfile = "catalog" | "measured";
 
-/** The device catalog, optionally of one hardware type (`GET /devices`). */
+/**
+ * The device catalog, optionally of one hardware type (`GET /devices`): the curated devices, or
+ * with `all` or a `query` the device database's too.
+ */
 export interface DevicesRequest {
+    /** Include the device database (where one is loaded), not only the curated devices. */
+    all?: boolean;
     /** Only devices of this hardware type. */
     hardware?: HardwareType | null;
+    /**
+     * Only devices whose id, name or an alias contains every word of this (letters and digits
+     * compared, case ignored: `rtx 4070 super`, `m3 max`); searches the device database too.
+     */
+    query?: string | null;
 }
 
 /** The plan (IPFS Accelerate's `/training/distributed` answer plus engine configs). */
@@ -492,10 +509,27 @@ export interface FamilyRow {
     };
 }
 
+/** The browser's GPU, as far as what it reports identifies it. */
+export interface GpuIdentification {
+    /** The other variants the name fits, for a `medium` identification. */
+    candidates?: string[];
+    /** How sure. */
+    confidence: IdentificationConfidence;
+    /** The catalog device, when identified. */
+    deviceId: string | null;
+    /** Its name. */
+    deviceName: string | null;
+    /** What was read, and what it gave. */
+    evidence: string[];
+}
+
 /** Hardware types: an array, a comma-separated string, one type, or "all" (every type with a reference device). */
 export type HardwareList = HardwareType[] | string;
 
 export type HardwareType = "cpu" | "cuda" | "rocm" | "mps" | "openvino" | "qnn" | "webnn" | "webgpu" | "wasm";
+
+/** How sure an identification is. */
+export type IdentificationConfidence = "high" | "medium" | "class" | "software";
 
 /** One recommendation. */
 export interface MapEntry {
@@ -1237,6 +1271,21 @@ export interface WasmProbe {
     sharedArrayBuffer: boolean;
     simd: boolean;
     threads: boolean;
+}
+
+/**
+ * The WebGL part: the renderer strings (unmasked through `WEBGL_debug_renderer_info` where the
+ * browser allows it).
+ */
+export interface WebGlProbe {
+    available: boolean;
+    reason?: string | null;
+    renderer: string;
+    unmaskedRenderer: string;
+    /** `UNMASKED_VENDOR_WEBGL` and `UNMASKED_RENDERER_WEBGL`, empty where not exposed. */
+    unmaskedVendor: string;
+    /** `VENDOR` and `RENDERER` (masked: `WebKit`, `WebKit WebGL` in most browsers). */
+    vendor: string;
 }
 
 /** The WebGPU part. */

@@ -35,6 +35,14 @@ async fn probe_reports_what_this_browser_offers() {
     assert_eq!(get(&report, "hardware.wasm"), JsValue::TRUE);
     assert!(get(&report, "navigator.hardwareConcurrency").as_f64().unwrap() >= 1.0);
     assert_eq!(get(&report, "navigator.scope").as_string().unwrap(), "Window");
+    // WebGL's renderer is SwiftShader's (through ANGLE on Vulkan) with or without WebGPU: the GPU is
+    // identified as a software rasterizer, never as a device.
+    assert_eq!(get(&report, "webgl.available"), JsValue::TRUE);
+    let renderer = get(&report, "webgl.unmaskedRenderer").as_string().unwrap();
+    assert!(renderer.contains("SwiftShader"), "{renderer}");
+    assert_eq!(get(&report, "gpu.confidence").as_string().unwrap(), "software");
+    assert!(get(&report, "gpu.deviceId").is_null());
+    assert!(!array(&get(&report, "gpu.evidence")).is_empty());
     let adapters = array(&get(&report, "webgpu.adapters"));
     if EXPECT_WEBGPU {
         assert_eq!(get(&report, "webgpu.available"), JsValue::TRUE);
@@ -53,6 +61,7 @@ async fn probe_reports_what_this_browser_offers() {
             get(&report, "deviceClasses.webgpu").as_string().unwrap(),
             "webgpu-fallback"
         );
+        assert_eq!(get(&report, "devices.webgpu").as_string().unwrap(), "webgpu-fallback");
         // WebNN: navigator.ml exists, createContext throws NotSupportedError on Linux — reported per device type.
         assert_eq!(get(&report, "webnn.available"), JsValue::FALSE);
         let contexts = array(&get(&report, "webnn.contexts"));
@@ -116,4 +125,27 @@ async fn errors_are_thrown_as_typed_js_errors() {
     let range = js_sys::JSON::parse(r#"{"modelName": "gpt2", "hardware": ["wasm"], "batchSize": 0}"#).unwrap();
     let e = hwfit_wasm::predict(range).await.unwrap_err();
     assert!(e.is_instance_of::<js_sys::RangeError>(), "{e:?}");
+}
+
+/// The device database, as the package's `devices.js` exports it.
+const DEVICE_DATABASE: &str = include_str!("../../hwfit-core/data/device_db.csv");
+
+#[wasm_bindgen_test]
+async fn the_device_database_loads_from_text_and_answers_for_its_devices() {
+    let e = hwfit_wasm::load_device_database(JsValue::from(5)).await.unwrap_err();
+    assert!(e.is_instance_of::<js_sys::TypeError>(), "{e:?}");
+    let e = hwfit_wasm::load_device_database(JsValue::from_str("id,name\nx"))
+        .await
+        .unwrap_err();
+    assert!(e.is_instance_of::<js_sys::Error>(), "{e:?}");
+    let count = hwfit_wasm::load_device_database(JsValue::from_str(DEVICE_DATABASE))
+        .await
+        .expect("the bundled database parses");
+    assert!(count >= 2000, "{count}");
+    let input = js_sys::JSON::parse(r#"{"modelName": "bert-base-uncased", "devices": ["rtx 3080 ti"]}"#).unwrap();
+    let answer = hwfit_wasm::predict(input).await.expect("a database device predicts");
+    let entry = get(&answer, "predictions.nvidia-geforce-rtx-3080-ti");
+    assert_eq!(get(&entry, "device").as_string().unwrap(), "NVIDIA GeForce RTX 3080 Ti");
+    let found = hwfit_wasm::devices(js_sys::JSON::parse(r#"{"query": "m3 max"}"#).unwrap()).unwrap();
+    assert!(array(&found).len() >= 2);
 }

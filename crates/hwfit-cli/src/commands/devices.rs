@@ -15,6 +15,8 @@ pub fn run(args: &DevicesArgs) -> Result<()> {
     let hwfit = crate::model_input::hwfit(None)?;
     let devices = hwfit.devices(&DevicesRequest {
         hardware: args.hardware,
+        all: args.all,
+        query: args.query.clone(),
     });
     if args.json {
         return output::json(&devices);

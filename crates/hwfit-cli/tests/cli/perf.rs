@@ -21,7 +21,7 @@ fn predict_llama_on_devices_and_hardware_json() {
         "--device",
         "RTX 4090",
         "--device",
-        "M2 Ultra",
+        "M2 Ultra 76-core",
         "--hardware",
         "cuda,cpu",
         "--precision",

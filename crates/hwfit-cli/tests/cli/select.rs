@@ -23,7 +23,7 @@ fn select_llama_70b_among_devices_json() {
         "--device",
         "RTX 4090",
         "--device",
-        "M2 Ultra",
+        "M2 Ultra 76-core",
         "--device",
         "H100 SXM",
         "--json"
@@ -65,7 +65,7 @@ fn select_with_a_config_file() {
         "--device",
         "RTX 4090",
         "--device",
-        "M2 Ultra",
+        "M2 Ultra 76-core",
         "--config",
         p,
         "--json",

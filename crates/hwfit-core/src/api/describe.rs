@@ -136,7 +136,8 @@ pub struct ResourcesAnswer {
     pub resource_requirements: ResourceRequirements,
 }
 
-/// The device catalog, optionally of one hardware type (`GET /devices`).
+/// The device catalog, optionally of one hardware type (`GET /devices`): the curated devices, or
+/// with `all` or a `query` the device database's too.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -144,6 +145,11 @@ pub struct ResourcesAnswer {
 pub struct DevicesRequest {
     /// Only devices of this hardware type.
     pub hardware: Option<HardwareType>,
+    /// Include the device database (where one is loaded), not only the curated devices.
+    pub all: bool,
+    /// Only devices whose id, name or an alias contains every word of this (letters and digits
+    /// compared, case ignored: `rtx 4070 super`, `m3 max`); searches the device database too.
+    pub query: Option<String>,
 }
 
 impl Hwfit {
@@ -232,10 +238,28 @@ impl Hwfit {
     /// The device catalog, optionally one hardware type's part.
     #[must_use]
     pub fn devices(&self, req: &DevicesRequest) -> Vec<&Device> {
-        self.devices
-            .devices()
-            .iter()
+        let pool = if req.all || req.query.is_some() {
+            self.devices.devices()
+        } else {
+            self.devices.curated()
+        };
+        let words: Vec<String> = req.query.as_deref().map(search_words).unwrap_or_default();
+        pool.iter()
             .filter(|d| req.hardware.is_none_or(|h| d.hardware_type == h))
+            .filter(|d| {
+                words.is_empty() || {
+                    let names = search_words(&alloc::format!("{} {} {}", d.id, d.name, d.aliases.join(" "))).concat();
+                    words.iter().all(|w| names.contains(w.as_str()))
+                }
+            })
             .collect()
     }
+}
+
+/// The words of a search: runs of letters and digits, lower-cased.
+fn search_words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect()
 }

@@ -66,6 +66,19 @@ impl Hwfit {
         })
     }
 
+    /// The built-in knowledge with the bundled device database (~2,000 GPUs and SoCs) added.
+    #[cfg(feature = "device-db")]
+    pub fn bundled() -> Result<Self, CoreError> {
+        Self::builtin()?.with_device_database(crate::device::DATABASE_CSV)
+    }
+
+    /// The same knowledge with a device database added (the text of `device_db.csv`; curated
+    /// devices stay authoritative). The npm package loads that text apart, on first use.
+    pub fn with_device_database(mut self, text: &str) -> Result<Self, CoreError> {
+        self.devices = self.devices.with_database(text)?;
+        Ok(self)
+    }
+
     /// The same knowledge with another selection config (IPFS Accelerate's config file).
     #[must_use]
     pub fn with_selection_config(mut self, config: SelectionConfig) -> Self {

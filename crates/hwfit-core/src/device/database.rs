@@ -221,7 +221,7 @@ fn entry(row: &Row<'_>) -> Result<Option<DatabaseEntry>, CoreError> {
     let has_matrix = published_matrix || derived.is_some();
     let dense_tflops = if published_matrix {
         published
-    } else if let Some(derived) = derived {
+    } else if let Some(derived) = derived.map(DenseTflops::rounded) {
         if let Some(rule) = rule_for(&facts) {
             notes.push(format!("matrix rates derived from units × clock ({})", rule.source));
         }
@@ -284,6 +284,7 @@ fn entry(row: &Row<'_>) -> Result<Option<DatabaseEntry>, CoreError> {
             architecture: (!architecture.is_empty()).then(|| architecture.to_string()),
             gpu_cores: gpu_cores.filter(|c| *c > 0),
             memory_options_gb,
+            released: Some(row.text("released").to_string()).filter(|r| !r.is_empty()),
             measured_as: Vec::new(),
         },
         curated_id: (!curated.is_empty()).then(|| curated.to_string()),

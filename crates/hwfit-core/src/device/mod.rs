@@ -6,6 +6,8 @@ pub mod database;
 mod derive;
 mod resolve;
 
+pub(crate) use resolve::Resolution;
+
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
@@ -59,6 +61,26 @@ pub enum ComputeRate {
 }
 
 impl DenseTflops {
+    /// Every rate to four significant digits (derived rates carry no more precision than that).
+    #[must_use]
+    pub fn rounded(self) -> Self {
+        let round = |v: f64| {
+            if v <= 0.0 || !v.is_finite() {
+                return v;
+            }
+            let scale = libm::pow(10.0, 3.0 - libm::floor(libm::log10(v)));
+            libm::round(v * scale) / scale
+        };
+        Self {
+            fp32: round(self.fp32),
+            fp16: self.fp16.map(round),
+            fp16_acc16: self.fp16_acc16.map(round),
+            bf16: self.bf16.map(round),
+            fp8: self.fp8.map(round),
+            int8: self.int8.map(round),
+        }
+    }
+
     /// The peak a computation at `precision` runs at, and which rate that is:
     /// - fp32, fp16, bf16, fp8, int8: their own rate;
     /// - int4 (GPTQ/AWQ, weight-only): dequantized to fp16, the fp16 rate;
@@ -129,6 +151,9 @@ pub struct Device {
     /// The memory sizes the product is sold with, where several (`memory_gb` is the largest).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub memory_options_gb: Vec<f64>,
+    /// Release date (`2021-05-31`, or the year alone where only that is known).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub released: Option<String>,
     /// Names measurement tables give this device that are ambiguous on their own (`A100 80 GB`),
     /// read as this device only when calibrating on those tables, where their context fixes them.
     #[serde(default, skip_serializing)]
@@ -222,6 +247,7 @@ impl DeviceCatalog {
                     }
                     curated.architecture = curated.architecture.take().or(row.architecture);
                     curated.gpu_cores = curated.gpu_cores.or(row.gpu_cores);
+                    curated.released = curated.released.take().or(row.released);
                     if !curated.aliases.contains(&row.name) && curated.name != row.name {
                         curated.aliases.push(row.name);
                     }
@@ -272,6 +298,11 @@ impl DeviceCatalog {
     /// Resolves a device name; an unknown or ambiguous name is an error listing the candidates.
     pub fn resolve(&self, name: &str) -> Result<&Device, CoreError> {
         resolve::resolve(&self.devices, &self.index, name)
+    }
+
+    /// Resolves a device name, keeping the candidates of an ambiguous one.
+    pub(crate) fn resolution(&self, name: &str) -> Resolution<'_> {
+        resolve::resolution(&self.devices, &self.index, name)
     }
 
     /// Resolves a device name of a measurement table: the curated devices' `measured_as` names

@@ -101,7 +101,19 @@ const VENDOR_WORDS: &[(&str, &str)] = &[
 ];
 
 /// Series prefixes a device's name may add without naming another device (`3080 Ti` = `RTX 3080 Ti`).
-const FREE: &[&str] = &["rtx", "gtx", "gts", "gt", "rx", "hd", "generation", "edition", "design"];
+/// `GHz Edition` (AMD's faster launch listing) too.
+const FREE: &[&str] = &[
+    "rtx",
+    "gtx",
+    "gts",
+    "gt",
+    "rx",
+    "hd",
+    "ghz",
+    "generation",
+    "edition",
+    "design",
+];
 
 /// NVIDIA chip-code prefixes (`GM206`, `GA104`, `AD102` …): TechPowerUp names variants by chip.
 const CHIP_PREFIXES: &[&str] = &["gk", "gm", "gp", "gv", "tu", "ga", "ad", "gh", "gb", "gf"];
@@ -309,6 +321,17 @@ fn names(device: &Device) -> impl Iterator<Item = &str> {
     core::iter::once(device.id.as_str())
         .chain(core::iter::once(device.name.as_str()))
         .chain(device.aliases.iter().map(String::as_str))
+        .chain(without_gpu_name(&device.name))
+}
+
+/// A SoC's name without the GPU it names in parentheses (`Snapdragon X Elite X1E-78-100 (Adreno
+/// X1-85)` → `Snapdragon X Elite X1E-78-100`): people name the chip alone. Other parentheses (chip
+/// codes, `(variant 2)`, `(32-core GPU)`) tell variants apart and stay.
+fn without_gpu_name(name: &str) -> Option<&str> {
+    const GPU_BRANDS: &[&str] = &["Adreno", "Radeon", "Mali", "Immortalis", "Arc", "Iris"];
+    let open = name.find(" (")?;
+    let inner = name[open + 2..].strip_suffix(')')?;
+    GPU_BRANDS.iter().any(|b| inner.starts_with(b)).then(|| &name[..open])
 }
 
 impl Index {
@@ -346,6 +369,16 @@ fn memory_matches(device: &Device, wanted: Option<f64>) -> bool {
     }
 }
 
+/// Whether token `i` of a name is a chip code (`GM206`, `GA104`) or a bandwidth (`86.4`): TechPowerUp
+/// names later variants of the same product so.
+fn variant_token(name: &NameFacts, i: usize) -> bool {
+    let t = &name.tokens[i];
+    t.contains('.')
+        || CHIP_PREFIXES.contains(&t.as_str())
+        || i.checked_sub(1)
+            .is_some_and(|p| CHIP_PREFIXES.contains(&name.tokens[p].as_str()))
+}
+
 /// How many identifying tokens the closest of the device's names adds to the wanted ones, if it
 /// holds them all and the device meets the stated constraints.
 fn score(device: &Device, keys: &DeviceKeys, wanted: &NameFacts) -> Option<usize> {
@@ -364,33 +397,48 @@ fn score(device: &Device, keys: &DeviceKeys, wanted: &NameFacts) -> Option<usize
         .iter()
         .filter(|n| wanted.tokens.iter().all(|t| n.tokens.contains(t)))
         .map(|n| {
-            let chip = |i: usize| {
-                // A chip code (`GM206`, `GA104`) or a bandwidth (`86.4`) marks a variant of the same product.
-                let t = &n.tokens[i];
-                t.contains('.')
-                    || CHIP_PREFIXES.contains(&t.as_str())
-                    || i.checked_sub(1)
-                        .is_some_and(|p| CHIP_PREFIXES.contains(&n.tokens[p].as_str()))
-            };
             (0..n.tokens.len())
                 .filter(|&i| {
                     let t = &n.tokens[i];
-                    !wanted.tokens.contains(t) && !FREE.contains(&t.as_str()) && !chip(i)
+                    !wanted.tokens.contains(t) && !FREE.contains(&t.as_str()) && !variant_token(n, i)
                 })
                 .count()
         })
         .min()
 }
 
+/// What a name resolves to.
+#[derive(Debug)]
+pub(crate) enum Resolution<'a> {
+    /// One device.
+    Unique(&'a Device),
+    /// Equally good matches (at most 12), best first.
+    Ambiguous(Vec<&'a Device>),
+    /// Nothing matches.
+    Unknown,
+}
+
 /// Resolves `name` among `devices`.
 pub(crate) fn resolve<'a>(devices: &'a [Device], index: &Index, name: &str) -> Result<&'a Device, CoreError> {
+    match resolution(devices, index, name) {
+        Resolution::Unique(d) => Ok(d),
+        Resolution::Ambiguous(tied) => Err(CoreError::AmbiguousDevice {
+            name: String::from(name),
+            candidates: tied.iter().map(|d| d.name.as_str()).collect::<Vec<_>>().join(", "),
+        }),
+        Resolution::Unknown => Err(unknown(devices, name)),
+    }
+}
+
+/// Resolves `name` among `devices`, keeping the candidates of an ambiguous name.
+pub(crate) fn resolution<'a>(devices: &'a [Device], index: &Index, name: &str) -> Resolution<'a> {
     let key = normalize_key(name);
     if key.is_empty() {
-        return Err(unknown(devices, name));
+        return Resolution::Unknown;
     }
     let pairs = || devices.iter().zip(&index.keys);
     if let Some((d, _)) = pairs().find(|(_, k)| k.exact.contains(&key)) {
-        return Ok(d);
+        return Resolution::Unique(d);
     }
     let wanted = read(name);
     // A name that repeats a model number lists alternatives (`MI250X/MI250`, `RX 6800/6800 XT`).
@@ -403,6 +451,9 @@ pub(crate) fn resolve<'a>(devices: &'a [Device], index: &Index, name: &str) -> R
         .filter_map(|(d, k)| score(d, k, &wanted).map(|s| (s, d, k)))
         .collect();
     scored.sort_by_key(|(s, _, _)| *s);
+    if let Some(standard) = standard_listing(&scored, &wanted) {
+        return Resolution::Unique(standard);
+    }
     // A lone match that adds a model number the name did not state is another device's name
     // (`Xeon Platinum` is not `Xeon Platinum 8480+`).
     let adds_number = |keys: &DeviceKeys| {
@@ -413,22 +464,65 @@ pub(crate) fn resolve<'a>(devices: &'a [Device], index: &Index, name: &str) -> R
         })
     };
     match scored.as_slice() {
-        [] => Err(unknown(devices, name)),
-        [(_, only, keys)] if !repeats && !adds_number(keys) => Ok(only),
-        [(0, d, _), (second, _, _), ..] if *second > 0 && !repeats => Ok(d),
+        [] => Resolution::Unknown,
+        [(_, only, keys)] if !repeats && !adds_number(keys) => Resolution::Unique(only),
+        [(0, d, _), (second, _, _), ..] if *second > 0 && !repeats => Resolution::Unique(d),
         _ => {
             let best = scored[0].0;
-            let tied: Vec<&str> = scored
-                .iter()
-                .filter(|(s, _, _)| *s == best)
-                .take(12)
-                .map(|(_, d, _)| d.name.as_str())
-                .collect();
-            Err(CoreError::AmbiguousDevice {
-                name: String::from(name),
-                candidates: tied.join(", "),
-            })
+            Resolution::Ambiguous(
+                scored
+                    .iter()
+                    .filter(|(s, _, _)| *s == best)
+                    .take(12)
+                    .map(|(_, d, _)| *d)
+                    .collect(),
+            )
         }
+    }
+}
+
+/// Among equally good matches that are variants of one product (`RTX 3080 Ti` and `RTX 3080 Ti 20 GB`,
+/// `RTX 3070 Ti` and `RTX 3070 Ti 8 GB GA102`), the plain listing — no chip code, and no memory in
+/// its name unless the wanted name states one — when it was released before all the others: the
+/// product as launched, where later variants name what differs.
+fn standard_listing<'a>(scored: &[(usize, &'a Device, &DeviceKeys)], wanted: &NameFacts) -> Option<&'a Device> {
+    let best = scored.first()?.0;
+    let tied = scored.iter().take_while(|(s, _, _)| *s == best);
+    if best != 0 || tied.clone().count() < 2 {
+        return None;
+    }
+    let name = |keys: &DeviceKeys| keys.names.get(1).cloned();
+    let plain = |keys: &DeviceKeys| {
+        name(keys).is_some_and(|n| {
+            (wanted.memory_gb.is_some() || n.memory_gb.is_none()) && !(0..n.tokens.len()).any(|i| variant_token(&n, i))
+        })
+    };
+    let mut plains = tied.clone().filter(|(_, _, k)| plain(k));
+    let only = plains.next()?;
+    let base = |keys: &DeviceKeys| {
+        name(keys).map(|n| {
+            (0..n.tokens.len())
+                .filter(|&i| !variant_token(&n, i))
+                .map(|i| n.tokens[i].clone())
+                .collect::<Vec<_>>()
+        })
+    };
+    let same_product = tied.clone().all(|(_, _, k)| base(k) == base(only.2));
+    let earlier = tied
+        .clone()
+        .filter(|(_, d, _)| d.id != only.1.id)
+        .all(|(_, d, _)| released_before(only.1.released.as_deref(), d.released.as_deref()));
+    (plains.next().is_none() && same_product && earlier).then_some(only.1)
+}
+
+/// Whether release date `a` is known to precede `b` (`2021-05-31` < `2022-01-01`; a year alone
+/// compares by year).
+fn released_before(a: Option<&str>, b: Option<&str>) -> bool {
+    let (Some(a), Some(b)) = (a, b) else { return false };
+    if a.len() == 10 && b.len() == 10 {
+        a < b
+    } else {
+        a.get(..4) < b.get(..4)
     }
 }
 

@@ -230,7 +230,7 @@ mod tests {
         // GPT-2 runs best on the RTX 4090; Llama 3 70B (141 GB of fp16 weights) fits only the
         // M2 Ultra's 192 GB. One vote each: the first model's choice is preferred, and its memory is
         // the budget the pool is judged against.
-        let devices = ["RTX 4090", "M2 Ultra"];
+        let devices = ["RTX 4090", "M2 Ultra 76-core"];
         let gpt2_first = pool(&["gpt2", "llama 3 70b"], &devices).unwrap();
         let llama_first = pool(&["llama 3 70b", "gpt2"], &devices).unwrap();
         for p in [&gpt2_first, &llama_first] {

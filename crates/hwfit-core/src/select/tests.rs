@@ -108,7 +108,7 @@ fn training_task_types_select_for_training() {
 fn weights_steer_the_ranking() {
     // Memory headroom alone: the 192 GB M2 Ultra beats the 24 GB RTX 4090 for a 7 B model.
     let spec = Catalog::builtin().resolve("llama 2 7b").unwrap().spec;
-    let req = request(&[], &["RTX 4090", "M2 Ultra"], Precision::Q4_0, 1);
+    let req = request(&[], &["RTX 4090", "M2 Ultra 76-core"], Precision::Q4_0, 1);
     let mut config = SelectionConfig::default();
     let perf = PerfModel::builtin().unwrap();
     assert_eq!(

@@ -1,11 +1,19 @@
-//! What a browser's capabilities mean for hwfit: which hardware types are usable and which catalog
-//! class each runs on. The npm package probes; this decides.
+//! What a browser's capabilities mean for hwfit: which hardware types are usable, which GPU the
+//! browser runs on ([`identify()`]) and which device each type is predicted on. The npm package
+//! probes; this decides.
 
+pub mod identify;
+pub mod renderer;
+
+use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use crate::{AvailableHardware, Candidate, DeviceCatalog, HardwareType};
+pub use identify::{identify, GpuIdentification, IdentificationConfidence};
+
+use crate::device::DenseTflops;
+use crate::{AvailableHardware, Candidate, Device, DeviceCatalog, HardwareType};
 
 /// The facts of a probe that decide the mapping.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -18,6 +26,20 @@ pub struct BrowserCapabilities {
     pub webnn_contexts: Vec<String>,
     /// Whether WebAssembly runs at all.
     pub wasm: bool,
+    /// WebGL's unmasked vendor and renderer (`WEBGL_debug_renderer_info`), where exposed.
+    #[serde(default)]
+    pub webgl: Option<WebGlRenderer>,
+}
+
+/// WebGL's `UNMASKED_VENDOR_WEBGL` and `UNMASKED_RENDERER_WEBGL`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct WebGlRenderer {
+    /// Unmasked vendor (`Google Inc. (NVIDIA)`).
+    pub vendor: String,
+    /// Unmasked renderer (`ANGLE (NVIDIA, NVIDIA GeForce RTX 3080 Ti (0x00002208) Direct3D11 …)`).
+    pub renderer: String,
 }
 
 /// What identifies a WebGPU adapter (`GPUAdapterInfo` and `isFallbackAdapter`).
@@ -33,6 +55,9 @@ pub struct WebGpuAdapterFacts {
     pub architecture: String,
     /// `info.description`, where the browser gives one.
     pub description: String,
+    /// `info.device`, where the browser gives one (Safari: `applem2ultra`).
+    #[serde(default)]
+    pub device: String,
 }
 
 /// Catalog class of a WebGPU adapter: `webgpu-fallback` for software adapters (SwiftShader),
@@ -69,20 +94,57 @@ pub fn browser_targets(caps: &BrowserCapabilities) -> (AvailableHardware, Vec<(H
     (AvailableHardware::new(present), targets)
 }
 
-/// Selection candidates for a browser: each usable type on its class device (WebNN has no catalog
-/// device yet, so it is reported available but not predicted on).
+/// Selection candidates for a browser: WebGPU on the identified GPU (see [`identify()`]) or on its
+/// class, WASM on its class (WebNN has no catalog device yet, so it is reported available but not
+/// predicted on).
 #[must_use]
 pub fn browser_candidates(caps: &BrowserCapabilities, catalog: &DeviceCatalog) -> Vec<Candidate> {
+    let identified = identify(caps, catalog).device_id.and_then(|id| catalog.by_id(&id));
     browser_targets(caps)
         .1
         .into_iter()
-        .filter_map(|(hw, id)| {
-            catalog.by_id(id).map(|d| Candidate {
+        .filter_map(|(hw, class)| {
+            let device = match identified {
+                Some(gpu) if hw == HardwareType::Webgpu => webgpu_view(gpu),
+                _ => catalog.by_id(class)?.clone(),
+            };
+            Some(Candidate {
                 key: String::from(hw.as_str()),
-                device: d.clone(),
+                device,
             })
         })
         .collect()
+}
+
+/// A GPU as WebGPU sees it: its shader cores, without tensor/matrix units (WebGPU exposes none).
+/// FP32 is the shaders' peak; FP16 (`shader-f16`) runs at the FP32 rate on NVIDIA's GPUs and at
+/// twice it, packed, on AMD's, Intel's, Apple's, Qualcomm's and ARM's — the rule of the class devices.
+#[must_use]
+pub fn webgpu_view(gpu: &Device) -> Device {
+    let fp32 = gpu.dense_tflops.fp32;
+    let packed_half = !gpu.vendor.eq_ignore_ascii_case("nvidia");
+    Device {
+        id: format!("webgpu-{}", gpu.id),
+        name: format!("WebGPU on {}", gpu.name),
+        hardware_type: HardwareType::Webgpu,
+        class: String::from("browser"),
+        dense_tflops: DenseTflops {
+            fp32,
+            fp16: Some(if packed_half { 2.0 * fp32 } else { fp32 }),
+            fp16_acc16: None,
+            bf16: None,
+            fp8: None,
+            int8: None,
+        },
+        aliases: Vec::new(),
+        notes: Some(format!(
+            "identified from the browser's renderer string; WebGPU uses the shader cores only (FP32 peak, FP16 {} it){}",
+            if packed_half { "twice" } else { "equal to" },
+            gpu.notes.as_deref().map(|n| format!("; {n}")).unwrap_or_default()
+        )),
+        measured_as: Vec::new(),
+        ..gpu.clone()
+    }
 }
 
 #[cfg(test)]
@@ -95,6 +157,7 @@ mod tests {
             vendor: vendor.into(),
             architecture: arch.into(),
             description: String::new(),
+            device: String::new(),
         }
     }
 
@@ -114,6 +177,7 @@ mod tests {
             webgpu: Some(facts("google", "swiftshader", true)),
             webnn_contexts: Vec::new(),
             wasm: true,
+            webgl: None,
         };
         let c = browser_candidates(&caps, &catalog);
         let ids: Vec<&str> = c.iter().map(|c| c.device.id.as_str()).collect();
