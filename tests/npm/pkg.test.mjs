@@ -37,6 +37,16 @@ test("the device database loads on first use, from the package's own module", as
   await assert.rejects(hwfit.predict({ modelName: "gpt2", devices: ["M2 Ultra"] }), /ambiguous device 'M2 Ultra'/);
 });
 
+test("a device described by its numbers (deviceSpec)", async () => {
+  const deviceSpec = { name: "Lab Box", hardwareType: "webgpu", memoryGb: 16, memoryBandwidthGbs: 400, denseTflops: { fp32: 20 } };
+  const p = await hwfit.predict({ modelName: "gpt2", deviceSpec });
+  assert.ok(p.predictions["spec-lab-box"].throughput > 0);
+  assert.equal(p.predictions["spec-lab-box"].hardwareType, "webgpu");
+  await assert.rejects(hwfit.predict({ modelName: "gpt2", deviceSpec: { ...deviceSpec, memoryGb: -1 } }),
+    (e) => e instanceof RangeError && /deviceSpec\.memoryGb/.test(e.message));
+  await assert.rejects(hwfit.predict({ modelName: "gpt2", deviceSpec: { ...deviceSpec, cores: 8 } }), TypeError);
+});
+
 test("classify and resources return camelCase objects", () => {
   const c = hwfit.classify({ modelName: "gpt2" });
   assert.equal(c.family, "text_generation");

@@ -512,6 +512,7 @@ class HardwareSelectionClient:
         precision: Optional[str] = None,
         workload: Optional[str] = None,
         model_config: Optional[ModelConfig] = None,
+        device_spec: Optional[Mapping[str, Any]] = None,
     ) -> JsonDict:
         """``POST /performance/predict``: throughput, latency and memory per hardware.
 
@@ -524,6 +525,8 @@ class HardwareSelectionClient:
             batch_size, sequence_length, mode, precision: the workload.
             workload: ``forward``, ``prefill``, ``decode`` or ``train-step``.
             model_config: a Hugging Face ``config.json`` (a dict, or the file's path).
+            device_spec: a device by its numbers (``hardware_type``, ``memory_gb``,
+                ``memory_bandwidth_gbs``, ``dense_tflops: {fp32, fp16?, ...}``, ``name?``).
 
         Returns:
             ``{model_name, ..., "predictions": {<hw>: {throughput, latency, memory_usage, source, ...}}}``.
@@ -532,6 +535,7 @@ class HardwareSelectionClient:
             "/performance/predict",
             {
                 "model_name": model_name,
+                "device_spec": dict(device_spec) if device_spec is not None else None,
                 "model_family": model_family,
                 "hardware": _str_list(hardware, "hardware", hardware=True),
                 "devices": _str_list(devices, "devices"),

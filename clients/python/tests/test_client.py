@@ -420,6 +420,15 @@ class CatalogTests(ServerTest):
         self.assertIn("nvidia-geforce-rtx-3080-ti", [d["id"] for d in found])
         self.assertTrue(all("3080" in d["name"] for d in found))
 
+    def test_predict_on_a_device_spec(self) -> None:
+        spec = {"name": "Lab Box", "hardware_type": "cuda", "memory_gb": 48, "memory_bandwidth_gbs": 864,
+                "dense_tflops": {"fp32": 91.6, "fp16": 181}}
+        r = self.client.predict_performance("gpt2", device_spec=spec)
+        self.assertGreater(r["predictions"]["spec-lab-box"]["throughput"], 0)
+        with self.assertRaises(HwfitError) as caught:
+            self.client.predict_performance("gpt2", device_spec={**spec, "memory_gb": 0})
+        self.assertIn("device_spec.memory_gb", str(caught.exception))
+
     def test_estimate_resources(self) -> None:
         r = self.client.estimate_resources("gpt2", hardware="cpu", precision="fp32", batch_size=2)
         req = r["resource_requirements"]

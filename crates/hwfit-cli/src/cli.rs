@@ -146,6 +146,10 @@ pub struct TargetArgs {
     /// Devices from `hwfit devices` (comma-separated or repeated).
     #[arg(long = "device", visible_alias = "devices", value_name = "D1,D2")]
     pub devices: Vec<String>,
+    /// A device described by its numbers: a JSON object or a file holding one (`hardware_type`,
+    /// `memory_gb`, `memory_bandwidth_gbs`, `dense_tflops: {fp32, fp16?, bf16?, fp8?, int8?}`, `name?`).
+    #[arg(long, value_name = "FILE|JSON")]
+    pub device_spec: Option<String>,
 }
 
 /// Which model: a name (catalog, or estimated from the name) or a Hugging Face `config.json`.

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use hwfit_core::api::HardwareList;
-use hwfit_core::{Hwfit, SelectionConfig};
+use hwfit_core::{DeviceSpec, Hwfit, SelectionConfig};
 
 use crate::cli::{ModelArg, TargetArgs};
 
@@ -34,8 +34,9 @@ pub fn model(arg: &ModelArg) -> Result<(String, Option<serde_json::Value>)> {
     Ok((name, config))
 }
 
-/// The hardware list and devices of `--hardware`/`--device` (each comma-separated or repeated).
-pub fn targets(args: &TargetArgs) -> Result<(HardwareList, Vec<String>)> {
+/// The hardware list, devices and device spec of `--hardware`/`--device` (each comma-separated or
+/// repeated) and `--device-spec`.
+pub fn targets(args: &TargetArgs) -> Result<(HardwareList, Vec<String>, Option<DeviceSpec>)> {
     let hardware = if args.hardware.is_empty() {
         HardwareList::default()
     } else {
@@ -49,7 +50,21 @@ pub fn targets(args: &TargetArgs) -> Result<(HardwareList, Vec<String>)> {
         .filter(|d| !d.is_empty())
         .map(String::from)
         .collect();
-    Ok((hardware, devices))
+    let spec = args.device_spec.as_deref().map(device_spec).transpose()?;
+    Ok((hardware, devices, spec))
+}
+
+/// `--device-spec`: a JSON object, or a file holding one; validated field by field.
+fn device_spec(value: &str) -> Result<DeviceSpec> {
+    let (text, what) = if value.trim_start().starts_with('{') {
+        (value.to_owned(), String::from("--device-spec"))
+    } else {
+        let text = std::fs::read_to_string(value).with_context(|| format!("--device-spec: cannot read {value}"))?;
+        (text, format!("--device-spec {value}"))
+    };
+    let spec: DeviceSpec = serde_json::from_str(&text).with_context(|| format!("{what}: not a device spec"))?;
+    spec.to_device().with_context(|| format!("{what}: invalid"))?;
+    Ok(spec)
 }
 
 /// hwfit's knowledge (the device database included), with the selection config of `path` when given.

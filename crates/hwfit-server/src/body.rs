@@ -48,7 +48,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
     }
 }
 
-/// A query string.
+/// A query string (percent-decoded, `+` as a space; `true`/`false` for flags).
 pub struct QueryArgs<T>(pub T);
 
 impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for QueryArgs<T> {
@@ -56,15 +56,7 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for QueryArgs<T> {
 
     async fn from_request_parts(parts: &mut Parts, _: &S) -> Result<Self, ApiError> {
         let query = parts.uri.query().unwrap_or_default();
-        let pairs: serde_json::Map<String, serde_json::Value> = query
-            .split('&')
-            .filter(|p| !p.is_empty())
-            .map(|p| {
-                let (k, v) = p.split_once('=').unwrap_or((p, ""));
-                (k.to_owned(), serde_json::Value::String(v.to_owned()))
-            })
-            .collect();
-        serde_json::from_value(serde_json::Value::Object(pairs))
+        serde_urlencoded::from_str(query)
             .map(Self)
             .map_err(|e| ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, format!("invalid query: {e}")))
     }

@@ -235,6 +235,12 @@ async fn errors_have_the_guides_shape_and_status() {
         ),
         (
             "/performance/predict",
+            r#"{"model_name": "gpt2", "device_spec": {"hardware_type": "cuda", "memory_gb": 0, "memory_bandwidth_gbs": 900, "dense_tflops": {"fp32": 30}}}"#,
+            422,
+            "device_spec.memory_gb",
+        ),
+        (
+            "/performance/predict",
             r#"{"model_name": "gpt2", "devices": ["not a gpu 9000"]}"#,
             404,
             "unknown device",
@@ -404,4 +410,28 @@ async fn shutdown_lets_in_flight_requests_finish() {
         .await
         .unwrap()
         .unwrap();
+}
+
+#[tokio::test]
+async fn the_devices_query_is_percent_decoded_and_typed() {
+    let s = start(ServerOptions::default()).await;
+    let (status, v) = get(&s.base, "/devices?query=rtx%204090&hardware=cuda&all=true").await;
+    assert_eq!(status, 200, "{v}");
+    let ids: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["id"].as_str().unwrap())
+        .collect();
+    assert!(
+        ids.contains(&"nvidia-rtx-4090") && ids.iter().all(|id| id.contains("4090")),
+        "{ids:?}"
+    );
+    let (_, plus) = get(&s.base, "/devices?query=rtx+4090").await;
+    assert_eq!(plus, v);
+    let (status, e) = get(&s.base, "/devices?all=maybe").await;
+    assert_eq!(status, 422, "{e}");
+    assert!(e["message"].as_str().unwrap().contains("invalid query"), "{e}");
+    let _ = s.stop.send(());
+    s.task.await.unwrap();
 }

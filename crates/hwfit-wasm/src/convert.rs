@@ -8,10 +8,11 @@ use wasm_bindgen::JsValue;
 
 /// A Rust value as a plain JS object. Field names are camelCase by the types themselves (the core's
 /// `camel-case` feature, on in this build); map keys (ids, hardware types, precisions) stay as they are.
+/// Written as JSON text and parsed by `JSON.parse`: smaller code than a serializer into JS values
+/// for every answer type (6 KB of the gzipped wasm), and one call across the boundary.
 pub fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
-    value
-        .serialize(&serde_wasm_bindgen::Serializer::json_compatible())
-        .map_err(|e| error(&e.to_string()))
+    let text = serde_json::to_string(value).map_err(|e| error(&e.to_string()))?;
+    js_sys::JSON::parse(&text)
 }
 
 /// A plain JS object as a Rust value; a wrong shape or an unknown field is a `TypeError` naming the

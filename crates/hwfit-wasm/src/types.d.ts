@@ -40,6 +40,8 @@ export interface Analysis {
 export interface AnalyzeRequest {
     /** Batch sizes (default 1, 8, 32). */
     batchSizes?: number[];
+    /** A device described by its numbers (`--device-spec`), predicted on with the rest. */
+    deviceSpec?: DeviceSpec | null;
     /** Concrete devices. */
     devices?: string[];
     /** Hardware types (IPFS Accelerate's `hardware_platforms`; default: the local devices). */
@@ -82,6 +84,8 @@ export interface BatchModel {
 export interface BatchSelectRequest {
     /** Items per step (default 1). */
     batchSize?: number;
+    /** A device described by its numbers (`--device-spec`), predicted on with the rest. */
+    deviceSpec?: DeviceSpec | null;
     /** Concrete devices to choose from. */
     devices?: string[];
     /** Hardware types to choose from (default: the local devices). */
@@ -390,6 +394,24 @@ export interface Device {
 /** Where a device's rates come from, which decides how predictions use them. */
 export type DeviceProfile = "catalog" | "measured";
 
+/** A device by its numbers. Every figure is validated: finite, positive and within a physical range. */
+export interface DeviceSpec {
+    /** Dense peak TFLOP/s per precision (TOPS for int8); `fp32` is required. */
+    denseTflops: SpecRates;
+    /** The back-end it runs through (`cuda`, `rocm`, `mps`, `cpu`, `openvino`, `webgpu`, `wasm` …). */
+    hardwareType: HardwareType;
+    /** Peak memory bandwidth in GB/s. */
+    memoryBandwidthGbs: number;
+    /** Memory in GB (device memory; unified or system memory for SoCs and CPUs). */
+    memoryGb: number;
+    /** Name (default `custom device`). */
+    name?: string | null;
+    /** Thermal design power in W. */
+    tdpW?: number | null;
+    /** Vendor (default `custom`). */
+    vendor?: string | null;
+}
+
 /**
  * The device catalog, optionally of one hardware type (`GET /devices`): the curated devices, or
  * with `all` or a `query` the device database's too.
@@ -545,6 +567,8 @@ export interface MapEntry {
 export interface MapRequest {
     /** Batch sizes (default 1, 4, 16, 32, 64). */
     batchSizes?: number[];
+    /** A device described by its numbers (`--device-spec`), predicted on with the rest. */
+    deviceSpec?: DeviceSpec | null;
     /** Concrete devices. */
     devices?: string[];
     /**
@@ -560,6 +584,8 @@ export interface MapRequest {
 export interface MatrixRequest {
     /** Batch sizes (default 1, 8, 32). */
     batchSizes?: number[];
+    /** A device described by its numbers (`--device-spec`), predicted on with the rest. */
+    deviceSpec?: DeviceSpec | null;
     /** Concrete devices. */
     devices?: string[];
     /** Hardware types (default: every type with a reference device). */
@@ -867,6 +893,8 @@ export interface PredictEntry {
 export interface PredictRequest {
     /** Items per step (default 1). */
     batchSize?: number;
+    /** A device described by its numbers (`--device-spec`), predicted on with the rest. */
+    deviceSpec?: DeviceSpec | null;
     /** Concrete devices from the device catalog. */
     devices?: string[];
     /** Hardware types, each predicted on its reference device (default: the local devices). */
@@ -941,6 +969,8 @@ export type PredictionSource = "analytic_model" | "analytic_model_pooled" | "mea
 
 /** Catalog models for a Hugging Face pipeline task (`POST /models/recommend`). */
 export interface RecommendRequest {
+    /** A device described by its numbers (`--device-spec`), predicted on with the rest. */
+    deviceSpec?: DeviceSpec | null;
     /** Concrete devices allowed. */
     devices?: string[];
     /** Hardware types allowed (default: every type with a reference device). */
@@ -971,6 +1001,8 @@ export interface ResourcePoolConfig {
 
 /** A resource-pool configuration for several models (`POST /resources/pool`). */
 export interface ResourcePoolRequest {
+    /** A device described by its numbers (`--device-spec`), predicted on with the rest. */
+    deviceSpec?: DeviceSpec | null;
     /** Concrete devices. */
     devices?: string[];
     /** Hardware types (default: every type with a reference device). */
@@ -1055,6 +1087,8 @@ export type Runtime = "pytorch" | "transformers.js" | "onnxruntime-web";
 export interface SelectRequest {
     /** Items per step (default 1). */
     batchSize?: number;
+    /** A device described by its numbers (`--device-spec`), predicted on with the rest. */
+    deviceSpec?: DeviceSpec | null;
     /** Concrete devices to choose from. */
     devices?: string[];
     /** Also plan distributed training over `gpu_count` GPUs of the recommended type. */
@@ -1139,6 +1173,22 @@ export interface SelectionMap {
     };
 }
 
+/** A spec's peak rates: [`DenseTflops`] as a request reads it (camelCase in the npm package). */
+export interface SpecRates {
+    /** BF16 tensor/matrix rate. */
+    bf16?: number | null;
+    /** FP16 tensor/matrix rate (FP32 accumulate). */
+    fp16?: number | null;
+    /** FP16 tensor rate with FP16 accumulation, where it differs. */
+    fp16Acc16?: number | null;
+    /** FP32. */
+    fp32: number;
+    /** FP8 tensor rate. */
+    fp8?: number | null;
+    /** INT8 tensor rate (TOPS). */
+    int8?: number | null;
+}
+
 /** Where a `ModelSpec` came from. */
 export type SpecSource = {
     kind: "catalog";
@@ -1215,6 +1265,8 @@ export interface TemplateDecision {
 export interface TemplateRequest {
     /** Items per step (default 1). */
     batchSize?: number;
+    /** A device described by its numbers (`--device-spec`), predicted on with the rest. */
+    deviceSpec?: DeviceSpec | null;
     /** Concrete devices to choose from. */
     devices?: string[];
     /** Hardware types to choose from (default: the runtime's). */

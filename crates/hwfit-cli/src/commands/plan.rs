@@ -27,12 +27,13 @@ fn emit<T: Serialize>(value: &T, path: Option<&Path>) -> Result<()> {
 
 /// `hwfit matrix`.
 pub fn matrix(args: &MatrixArgs) -> Result<()> {
-    let (hardware, devices) = model_input::targets(&args.targets)?;
+    let (hardware, devices, device_spec) = model_input::targets(&args.targets)?;
     let m = model_input::hwfit(None)?.matrix(
         &MatrixRequest {
             models: args.models.clone(),
             hardware,
             devices,
+            device_spec,
             batch_sizes: args.batch_sizes.clone(),
             precisions: args.precisions.clone(),
             mode: args.mode,
@@ -94,13 +95,14 @@ pub fn matrix(args: &MatrixArgs) -> Result<()> {
 
 /// `hwfit map`.
 pub fn map(args: &MapArgs) -> Result<()> {
-    let (hardware, devices) = model_input::targets(&args.targets)?;
+    let (hardware, devices, device_spec) = model_input::targets(&args.targets)?;
     let map = model_input::hwfit(args.config.as_deref())?.map(
         &MapRequest {
             model_families: args.families.clone(),
             batch_sizes: args.batch_sizes.clone(),
             hardware,
             devices,
+            device_spec,
         },
         &[],
     )?;
@@ -158,12 +160,13 @@ pub fn distributed(args: &DistributedArgs) -> Result<()> {
 
 /// `hwfit resource-config`.
 pub fn resource_config(args: &ResourceConfigArgs) -> Result<()> {
-    let (hardware, devices) = model_input::targets(&args.targets)?;
+    let (hardware, devices, device_spec) = model_input::targets(&args.targets)?;
     let config = model_input::hwfit(None)?.resource_pool(
         &ResourcePoolRequest {
             models: args.models.clone(),
             hardware,
             devices,
+            device_spec,
             precision: args.precision,
             ..ResourcePoolRequest::default()
         },
@@ -196,12 +199,13 @@ pub fn resource_config(args: &ResourceConfigArgs) -> Result<()> {
 
 /// `hwfit recommend`.
 pub fn recommend(args: &RecommendArgs) -> Result<()> {
-    let (hardware, devices) = model_input::targets(&args.targets)?;
+    let (hardware, devices, device_spec) = model_input::targets(&args.targets)?;
     let r = model_input::hwfit(None)?.recommend(
         &RecommendRequest {
             task: args.task.clone(),
             hardware,
             devices,
+            device_spec,
         },
         &[],
     )?;

@@ -10,13 +10,14 @@ use crate::{detection, model_input, output};
 pub fn run(args: &PredictArgs) -> Result<()> {
     let hwfit = model_input::hwfit(None)?;
     let (model_name, model_config) = model_input::model(&args.model)?;
-    let (hardware, devices) = model_input::targets(&args.targets)?;
+    let (hardware, devices, device_spec) = model_input::targets(&args.targets)?;
     let request = PredictRequest {
         model_name,
         model_config,
         model_family: None,
         hardware,
         devices,
+        device_spec,
         precision: args.step.precision,
         mode: args.mode,
         workload: args.workload,
@@ -63,7 +64,7 @@ pub fn run(args: &PredictArgs) -> Result<()> {
 pub fn analyze(args: &AnalyzeArgs) -> Result<()> {
     let hwfit = model_input::hwfit(None)?;
     let (model_name, model_config) = model_input::model(&args.model)?;
-    let (hardware, devices) = model_input::targets(&args.targets)?;
+    let (hardware, devices, device_spec) = model_input::targets(&args.targets)?;
     let request = AnalyzeRequest {
         model_name,
         model_config,
@@ -71,6 +72,7 @@ pub fn analyze(args: &AnalyzeArgs) -> Result<()> {
         batch_sizes: args.batch_sizes.clone(),
         hardware,
         devices,
+        device_spec,
         precision: args.precision,
         sequence_length: args.seq_length,
     };

@@ -75,13 +75,14 @@ fn print_text(s: &Selection) {
 pub fn run(args: &SelectArgs) -> Result<()> {
     let hwfit = model_input::hwfit(args.config.as_deref())?;
     let (model_name, model_config) = model_input::model(&args.model)?;
-    let (hardware, devices) = model_input::targets(&args.targets)?;
+    let (hardware, devices, device_spec) = model_input::targets(&args.targets)?;
     let request = SelectRequest {
         model_name,
         model_config,
         model_family: None,
         hardware,
         devices,
+        device_spec,
         precision: args.step.precision,
         mode: args.mode,
         batch_size: args.step.batch_size,
@@ -103,7 +104,7 @@ pub fn run(args: &SelectArgs) -> Result<()> {
 /// Selects for several models and prints.
 pub fn batch(args: &BatchArgs) -> Result<()> {
     let hwfit = model_input::hwfit(args.config.as_deref())?;
-    let (hardware, devices) = model_input::targets(&args.targets)?;
+    let (hardware, devices, device_spec) = model_input::targets(&args.targets)?;
     let request = BatchSelectRequest {
         models: args
             .models
@@ -115,6 +116,7 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
             .collect(),
         hardware,
         devices,
+        device_spec,
         precision: args.step.precision,
         mode: args.mode,
         batch_size: args.step.batch_size,

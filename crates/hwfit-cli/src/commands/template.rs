@@ -9,13 +9,14 @@ use crate::{model_input, output, template};
 /// Decides and renders the starter file.
 pub fn run(args: &TemplateArgs) -> Result<()> {
     let (model_name, model_config) = model_input::model(&args.model)?;
-    let (hardware, devices) = model_input::targets(&args.targets)?;
+    let (hardware, devices, device_spec) = model_input::targets(&args.targets)?;
     let decision = model_input::hwfit(None)?.template(&TemplateRequest {
         model_name,
         model_config,
         runtime: args.runtime,
         hardware,
         devices,
+        device_spec,
         batch_size: args.batch_size,
         precision: args.precision,
     })?;

@@ -147,3 +147,53 @@ fn hwfit_core_webgpu_overhead() -> f64 {
 fn calibrate_json() {
     insta::assert_json_snapshot!(run_json(&["calibrate", "--json"]));
 }
+
+#[test]
+fn a_device_spec_is_predicted_on_beside_catalog_devices() {
+    let spec = r#"{"name": "Lab Box", "hardware_type": "cuda", "memory_gb": 48, "memory_bandwidth_gbs": 864,
+        "dense_tflops": {"fp32": 91.6, "fp16": 181}}"#;
+    let v = run_json(&[
+        "predict",
+        "gpt2",
+        "--device-spec",
+        spec,
+        "--device",
+        "rtx 4090",
+        "--json",
+    ]);
+    let lab = &v["predictions"]["spec-lab-box"];
+    assert_eq!(lab["device"], "Lab Box");
+    assert!(lab["throughput"].as_f64().unwrap() > 0.0);
+    assert!(v["predictions"]["nvidia-rtx-4090"].is_object());
+    // From a file too; select ranks it.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("box.json");
+    std::fs::write(&path, spec).unwrap();
+    let s = run_json(&[
+        "select",
+        "gpt2",
+        "--device-spec",
+        path.to_str().unwrap(),
+        "--hardware",
+        "cpu",
+        "--json",
+    ]);
+    assert!(s["all_scores"]["spec-lab-box"].is_object(), "{s}");
+    let e = run_err(&[
+        "predict",
+        "gpt2",
+        "--device-spec",
+        r#"{"hardware_type": "cuda", "memory_gb": 48, "memory_bandwidth_gbs": 864, "dense_tflops": {"fp32": -1}}"#,
+    ]);
+    assert!(e.contains("device_spec.dense_tflops.fp32"), "{e}");
+    let e = run_err(&[
+        "predict",
+        "gpt2",
+        "--device-spec",
+        r#"{"hardware_type": "cuda", "memory": 48}"#,
+    ]);
+    assert!(
+        e.contains("not a device spec") && e.contains("unknown field `memory`"),
+        "{e}"
+    );
+}

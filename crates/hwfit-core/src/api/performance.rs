@@ -31,6 +31,8 @@ pub struct PredictRequest {
     pub hardware: HardwareList,
     /// Concrete devices from the device catalog.
     pub devices: Vec<String>,
+    /// A device described by its numbers (`--device-spec`), predicted on with the rest.
+    pub device_spec: Option<crate::DeviceSpec>,
     /// Weight precision (default `fp32`).
     pub precision: Precision,
     /// `training` predicts a training step; `inference` (default) the workload below.
@@ -52,6 +54,7 @@ impl Default for PredictRequest {
             model_family: None,
             hardware: HardwareList::default(),
             devices: Vec::new(),
+            device_spec: None,
             precision: defaults::PRECISION,
             mode: defaults::MODE,
             workload: None,
@@ -129,6 +132,8 @@ pub struct SelectRequest {
     pub hardware: HardwareList,
     /// Concrete devices to choose from.
     pub devices: Vec<String>,
+    /// A device described by its numbers (`--device-spec`), predicted on with the rest.
+    pub device_spec: Option<crate::DeviceSpec>,
     /// Weight precision (default `fp32`).
     pub precision: Precision,
     /// Inference (default) or training.
@@ -153,6 +158,7 @@ impl Default for SelectRequest {
             model_family: None,
             hardware: HardwareList::default(),
             devices: Vec::new(),
+            device_spec: None,
             precision: defaults::PRECISION,
             mode: defaults::MODE,
             batch_size: defaults::BATCH_SIZE,
@@ -202,6 +208,8 @@ pub struct BatchSelectRequest {
     pub hardware: HardwareList,
     /// Concrete devices to choose from.
     pub devices: Vec<String>,
+    /// A device described by its numbers (`--device-spec`), predicted on with the rest.
+    pub device_spec: Option<crate::DeviceSpec>,
     /// Weight precision (default `fp32`).
     pub precision: Precision,
     /// Inference (default) or training.
@@ -220,6 +228,7 @@ impl Default for BatchSelectRequest {
             models: Vec::new(),
             hardware: HardwareList::default(),
             devices: Vec::new(),
+            device_spec: None,
             precision: defaults::PRECISION,
             mode: defaults::MODE,
             batch_size: defaults::BATCH_SIZE,
@@ -263,6 +272,8 @@ pub struct AnalyzeRequest {
     pub hardware: HardwareList,
     /// Concrete devices.
     pub devices: Vec<String>,
+    /// A device described by its numbers (`--device-spec`), predicted on with the rest.
+    pub device_spec: Option<crate::DeviceSpec>,
     /// Inference precision (default `fp32`; training uses it too where trainable, else `fp32`).
     pub precision: Precision,
     /// Tokens per sequence (default 128).
@@ -278,6 +289,7 @@ impl Default for AnalyzeRequest {
             batch_sizes: Vec::new(),
             hardware: HardwareList::default(),
             devices: Vec::new(),
+            device_spec: None,
             precision: defaults::PRECISION,
             sequence_length: defaults::SEQUENCE_LENGTH,
         }
@@ -363,7 +375,13 @@ impl Hwfit {
     /// Predicts one step of the request on every target.
     pub fn predict(&self, req: &PredictRequest, local: &[Candidate]) -> Result<PredictAnswer, CoreError> {
         let model = self.resolve_model(&req.model_name, req.model_config.as_ref(), req.model_family)?;
-        let targets = resolve_candidates(&self.devices, &req.hardware, &req.devices, local)?;
+        let targets = resolve_candidates(
+            &self.devices,
+            &req.hardware,
+            &req.devices,
+            req.device_spec.as_ref(),
+            local,
+        )?;
         let workload = workload_of(&model.spec, req.mode, req.workload);
         let perf_req = PerfRequest {
             precision: req.precision,
@@ -399,7 +417,13 @@ impl Hwfit {
     /// Selects the hardware to run a model on, ranked by predicted performance.
     pub fn select(&self, req: &SelectRequest, local: &[Candidate]) -> Result<Selection, CoreError> {
         let model = self.resolve_model(&req.model_name, req.model_config.as_ref(), req.model_family)?;
-        let candidates = resolve_candidates(&self.devices, &req.hardware, &req.devices, local)?;
+        let candidates = resolve_candidates(
+            &self.devices,
+            &req.hardware,
+            &req.devices,
+            req.device_spec.as_ref(),
+            local,
+        )?;
         let mut selection = select_hardware(
             &model.spec,
             &SelectionRequest {
@@ -438,6 +462,7 @@ impl Hwfit {
                     model_family: m.family,
                     hardware: req.hardware.clone(),
                     devices: req.devices.clone(),
+                    device_spec: req.device_spec.clone(),
                     precision: req.precision,
                     mode: req.mode,
                     batch_size: req.batch_size,
@@ -468,7 +493,13 @@ impl Hwfit {
     /// Predictions and recommendations per batch size and mode on every target.
     pub fn analyze(&self, req: &AnalyzeRequest, local: &[Candidate]) -> Result<ModelAnalysis, CoreError> {
         let model = self.resolve_model(&req.model_name, req.model_config.as_ref(), req.model_family)?;
-        let candidates = resolve_candidates(&self.devices, &req.hardware, &req.devices, local)?;
+        let candidates = resolve_candidates(
+            &self.devices,
+            &req.hardware,
+            &req.devices,
+            req.device_spec.as_ref(),
+            local,
+        )?;
         let batch_sizes = if req.batch_sizes.is_empty() {
             defaults::BATCH_SIZES.to_vec()
         } else {

@@ -27,6 +27,8 @@ pub struct MatrixRequest {
     pub hardware: HardwareList,
     /// Concrete devices.
     pub devices: Vec<String>,
+    /// A device described by its numbers (`--device-spec`), predicted on with the rest.
+    pub device_spec: Option<crate::DeviceSpec>,
     /// Batch sizes (default 1, 8, 32).
     pub batch_sizes: Vec<u32>,
     /// Precisions (default `fp32`).
@@ -43,6 +45,7 @@ impl Default for MatrixRequest {
             models: Vec::new(),
             hardware: HardwareList::default(),
             devices: Vec::new(),
+            device_spec: None,
             batch_sizes: Vec::new(),
             precisions: Vec::new(),
             mode: defaults::MODE,
@@ -67,6 +70,8 @@ pub struct MapRequest {
     pub hardware: HardwareList,
     /// Concrete devices.
     pub devices: Vec<String>,
+    /// A device described by its numbers (`--device-spec`), predicted on with the rest.
+    pub device_spec: Option<crate::DeviceSpec>,
 }
 
 /// Plan distributed training (`POST /training/distributed`).
@@ -121,6 +126,8 @@ pub struct ResourcePoolRequest {
     pub hardware: HardwareList,
     /// Concrete devices.
     pub devices: Vec<String>,
+    /// A device described by its numbers (`--device-spec`), predicted on with the rest.
+    pub device_spec: Option<crate::DeviceSpec>,
     /// Weight precision (default `fp16`).
     pub precision: Precision,
     /// Tokens per sequence (default 128).
@@ -133,6 +140,7 @@ impl Default for ResourcePoolRequest {
             models: Vec::new(),
             hardware: HardwareList::default(),
             devices: Vec::new(),
+            device_spec: None,
             precision: defaults::POOL_PRECISION,
             sequence_length: defaults::SEQUENCE_LENGTH,
         }
@@ -152,6 +160,8 @@ pub struct RecommendRequest {
     pub hardware: HardwareList,
     /// Concrete devices allowed.
     pub devices: Vec<String>,
+    /// A device described by its numbers (`--device-spec`), predicted on with the rest.
+    pub device_spec: Option<crate::DeviceSpec>,
 }
 
 /// Which models run on one hardware type or device (`POST /models/compatible`).
@@ -198,7 +208,13 @@ impl Hwfit {
         } else {
             self.specs(&req.models)?
         };
-        let candidates = resolve_candidates(&self.devices, &req.hardware, &req.devices, local)?;
+        let candidates = resolve_candidates(
+            &self.devices,
+            &req.hardware,
+            &req.devices,
+            req.device_spec.as_ref(),
+            local,
+        )?;
         prediction_matrix(
             &models,
             &candidates,
@@ -212,7 +228,13 @@ impl Hwfit {
 
     /// The selection map: families × size categories × batch sizes × modes.
     pub fn map(&self, req: &MapRequest, local: &[Candidate]) -> Result<SelectionMap, CoreError> {
-        let candidates = resolve_candidates(&self.devices, &req.hardware, &req.devices, local)?;
+        let candidates = resolve_candidates(
+            &self.devices,
+            &req.hardware,
+            &req.devices,
+            req.device_spec.as_ref(),
+            local,
+        )?;
         selection_map(
             &self.catalog,
             &candidates,
@@ -249,7 +271,13 @@ impl Hwfit {
         req: &ResourcePoolRequest,
         local: &[Candidate],
     ) -> Result<ResourcePoolConfig, CoreError> {
-        let candidates = resolve_candidates(&self.devices, &req.hardware, &req.devices, local)?;
+        let candidates = resolve_candidates(
+            &self.devices,
+            &req.hardware,
+            &req.devices,
+            req.device_spec.as_ref(),
+            local,
+        )?;
         resource_pool_config(
             &self.specs(&req.models)?,
             &candidates,
@@ -265,7 +293,13 @@ impl Hwfit {
         if req.task.trim().is_empty() {
             return Err(CoreError::MissingField { field: "task" });
         }
-        let candidates = resolve_candidates(&self.devices, &req.hardware, &req.devices, local)?;
+        let candidates = resolve_candidates(
+            &self.devices,
+            &req.hardware,
+            &req.devices,
+            req.device_spec.as_ref(),
+            local,
+        )?;
         recommend_models_for_task(
             &req.task,
             &self.catalog,

@@ -9,7 +9,7 @@ use core::fmt;
 use serde::de::{self, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::{Candidate, CoreError, DeviceCatalog, HardwareType};
+use crate::{Candidate, CoreError, DeviceCatalog, DeviceSpec, HardwareType};
 
 /// Hardware types named in a request: a list (`["cuda", "cpu"]`), a comma-separated string
 /// (`"cuda,cpu"`), one type (`"cuda"`), or `"all"` (every type with a reference device).
@@ -127,9 +127,11 @@ pub trait Targeted {
     fn hardware(&self) -> &HardwareList;
     /// Devices named.
     fn devices(&self) -> &[String];
+    /// A device described by its numbers.
+    fn device_spec(&self) -> Option<&DeviceSpec>;
     /// Whether the answer rests on the local devices (nothing named).
     fn needs_local(&self) -> bool {
-        self.hardware().is_empty() && self.devices().is_empty()
+        self.hardware().is_empty() && self.devices().is_empty() && self.device_spec().is_none()
     }
 }
 
@@ -142,6 +144,9 @@ macro_rules! targeted {
             fn devices(&self) -> &[String] {
                 &self.devices
             }
+            fn device_spec(&self) -> Option<&DeviceSpec> {
+                self.device_spec.as_ref()
+            }
         }
     )*};
 }
@@ -153,19 +158,25 @@ targeted!(
     super::AnalyzeRequest
 );
 
-/// The candidates a request is about. Named types and devices win; with none named, `local` (what
-/// the face detected or probed); with no local devices either, every type with a reference device.
+/// The candidates a request is about. Named types, devices and a device spec win; with none named,
+/// `local` (what the face detected or probed); with no local devices either, every type with a
+/// reference device.
 pub fn resolve_candidates<S: AsRef<str>>(
     catalog: &DeviceCatalog,
     hardware: &HardwareList,
     devices: &[S],
+    spec: Option<&DeviceSpec>,
     local: &[Candidate],
 ) -> Result<Vec<Candidate>, CoreError> {
-    if hardware.is_empty() && devices.is_empty() && !local.is_empty() {
+    let named = !hardware.is_empty() || !devices.is_empty() || spec.is_some();
+    if !named && !local.is_empty() {
         return Ok(local.to_vec());
     }
     let mut out = crate::candidates_from(catalog, &hardware.types, devices)?;
-    if hardware.all || (hardware.is_empty() && devices.is_empty()) {
+    if let Some(spec) = spec {
+        out.push(Candidate::device(&spec.to_device()?));
+    }
+    if hardware.all || !named {
         for hw in HardwareType::ALL {
             if out.iter().any(|c| c.key == hw.as_str()) {
                 continue;
@@ -223,17 +234,17 @@ mod tests {
         let catalog = DeviceCatalog::builtin();
         let local = [Candidate::device(catalog.resolve("rtx 4090").unwrap())];
         let none: [&str; 0] = [];
-        let named = resolve_candidates(&catalog, &HardwareList::of(&[HardwareType::Cpu]), &none, &local).unwrap();
+        let named = resolve_candidates(&catalog, &HardwareList::of(&[HardwareType::Cpu]), &none, None, &local).unwrap();
         assert_eq!(keys(&named), ["cpu"]);
-        let detected = resolve_candidates(&catalog, &HardwareList::default(), &none, &local).unwrap();
+        let detected = resolve_candidates(&catalog, &HardwareList::default(), &none, None, &local).unwrap();
         assert_eq!(detected, local);
-        let fallback = resolve_candidates(&catalog, &HardwareList::default(), &none, &[]).unwrap();
+        let fallback = resolve_candidates(&catalog, &HardwareList::default(), &none, None, &[]).unwrap();
         assert!(
             fallback.len() >= 5,
             "every type with a reference device: {:?}",
             keys(&fallback)
         );
-        let all = resolve_candidates(&catalog, &HardwareList::all(), &["rtx 4090"], &[]).unwrap();
+        let all = resolve_candidates(&catalog, &HardwareList::all(), &["rtx 4090"], None, &[]).unwrap();
         assert_eq!(all[0].key, "nvidia-rtx-4090");
         assert_eq!(all.iter().filter(|c| c.key == "cuda").count(), 1);
     }

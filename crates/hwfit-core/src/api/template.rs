@@ -65,6 +65,8 @@ pub struct TemplateRequest {
     pub hardware: HardwareList,
     /// Concrete devices to choose from.
     pub devices: Vec<String>,
+    /// A device described by its numbers (`--device-spec`), predicted on with the rest.
+    pub device_spec: Option<crate::DeviceSpec>,
     /// Items per step (default 1).
     pub batch_size: u32,
     /// Weight precision (default: fp16 for PyTorch on a GPU, fp32 otherwise).
@@ -79,6 +81,7 @@ impl Default for TemplateRequest {
             runtime: Runtime::default(),
             hardware: HardwareList::default(),
             devices: Vec::new(),
+            device_spec: None,
             batch_size: defaults::BATCH_SIZE,
             precision: None,
         }
@@ -154,7 +157,8 @@ impl Hwfit {
         } else {
             req.hardware.clone()
         };
-        let candidates: Vec<Candidate> = resolve_candidates(&self.devices, &hardware, &req.devices, &[])?;
+        let candidates: Vec<Candidate> =
+            resolve_candidates(&self.devices, &hardware, &req.devices, req.device_spec.as_ref(), &[])?;
         let on_gpu = |c: &Candidate| !matches!(c.device.hardware_type, HardwareType::Cpu | HardwareType::Wasm);
         let precision = req
             .precision

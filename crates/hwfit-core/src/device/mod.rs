@@ -5,6 +5,9 @@
 pub mod database;
 mod derive;
 mod resolve;
+mod spec;
+
+pub use spec::{DeviceSpec, SpecRates};
 
 pub(crate) use resolve::Resolution;
 
