@@ -1,6 +1,6 @@
 //! What a GPU string a browser reports names: WebGL's unmasked renderer (ANGLE's Direct3D, Metal,
 //! OpenGL and Vulkan forms, Mesa's, the NVIDIA and Apple drivers'), WebGPU's adapter description or
-//! device. Reading only: [`super::identify`] resolves the name against the device catalog.
+//! device. Reading only: [`super::identify()`] resolves the name against the device catalog.
 
 use alloc::string::String;
 
