@@ -426,7 +426,7 @@ pub(crate) fn resolve<'a>(devices: &'a [Device], index: &Index, name: &str) -> R
             name: String::from(name),
             candidates: tied.iter().map(|d| d.name.as_str()).collect::<Vec<_>>().join(", "),
         }),
-        Resolution::Unknown => Err(unknown(devices, name)),
+        Resolution::Unknown => Err(unknown(devices, index, name)),
     }
 }
 
@@ -526,18 +526,22 @@ fn released_before(a: Option<&str>, b: Option<&str>) -> bool {
     }
 }
 
-fn unknown(devices: &[Device], name: &str) -> CoreError {
+/// An unknown name, with the three closest device names (by their normalized keys, read once in
+/// the index).
+fn unknown(devices: &[Device], index: &Index, name: &str) -> CoreError {
     let key = normalize_key(name);
     let mut scored: Vec<(usize, &str)> = devices
         .iter()
-        .map(|d| {
-            let best = names(d)
-                .map(|n| {
-                    let k = normalize_key(n);
-                    if !key.is_empty() && (k.contains(&key) || key.contains(&k)) {
+        .zip(&index.keys)
+        .map(|(d, keys)| {
+            let best = keys
+                .exact
+                .iter()
+                .map(|k| {
+                    if !key.is_empty() && (k.contains(&key) || key.contains(k.as_str())) {
                         0
                     } else {
-                        edit_distance(&key, &k)
+                        edit_distance(&key, k)
                     }
                 })
                 .min()
