@@ -47,6 +47,16 @@ test("a device described by its numbers (deviceSpec)", async () => {
   await assert.rejects(hwfit.predict({ modelName: "gpt2", deviceSpec: { ...deviceSpec, cores: 8 } }), TypeError);
 });
 
+test("calibration: predictions on the rates benchmark() measured here", async () => {
+  const report = await hwfit.benchmark({ noGpu: true });
+  assert.ok(report.cpu.matmulF32Gflops > 0);
+  const p = await hwfit.predict({ modelName: "bert-base-uncased" }, { calibration: report });
+  assert.equal(p.predictions.wasm.source, "measured_profile");
+  const q = await hwfit.select({ modelName: "bert-base-uncased" }, { calibrate: true });
+  assert.equal(q.allScores.wasm.predictions.source, "measured_profile");
+  await assert.rejects(hwfit.predict({ modelName: "gpt2" }, { calibrate: 1 }), TypeError);
+});
+
 test("classify and resources return camelCase objects", () => {
   const c = hwfit.classify({ modelName: "gpt2" });
   assert.equal(c.family, "text_generation");
@@ -123,7 +133,7 @@ test("probe and select use what node offers (no WebGPU, WebAssembly with SIMD)",
   const s = await hwfit.select({ modelName: "bert-base-uncased" });
   assert.deepEqual(Object.keys(s.allScores), ["wasm"]);
   const b = await hwfit.benchmark({ noGpu: false });
-  assert.equal(b.gpu, null);
+  assert.equal(b.gpu, undefined);
   assert.match(b.gpuError, /navigator\.gpu is absent/);
   assert.ok(b.cpu.matmulF32Gflops > 0 && b.cpu.copyGbs > 0);
 });

@@ -44,10 +44,16 @@ pub fn matmul_gflops(config: &BenchConfig) -> (f64, u32) {
     }
 }
 
+/// Bytes in each copy buffer: [`COPY_BYTES`], or the config's cap below it.
+fn copy_bytes(config: &BenchConfig) -> usize {
+    usize::try_from(config.max_copy_bytes).map_or(COPY_BYTES, |cap| COPY_BYTES.min(cap))
+}
+
 /// Median copy bandwidth in GB/s (bytes read + written) on this thread.
 #[must_use]
 pub fn copy_gbs(config: &BenchConfig) -> f64 {
-    let words = COPY_BYTES / 4;
+    let bytes = copy_bytes(config);
+    let words = bytes / 4;
     let src: Vec<f32> = (0..words).map(|i| (i % 1024) as f32).collect();
     let mut dst = vec![0f32; words];
     let mut run = |reps: u32| {
@@ -60,9 +66,7 @@ pub fn copy_gbs(config: &BenchConfig) -> f64 {
     };
     run(1);
     let one = run(1);
-    sample(config, one, |reps| {
-        2.0 * COPY_BYTES as f64 * f64::from(reps) / run(reps)
-    }) / 1e9
+    sample(config, one, |reps| 2.0 * bytes as f64 * f64::from(reps) / run(reps)) / 1e9
 }
 
 /// Warm-up, then the median of `config.samples` rates from `rate(reps)`.
@@ -93,7 +97,7 @@ pub fn combine(matmul: &[f64], copy: &[f64], n: u32, config: &BenchConfig) -> Me
         matmul_f16_gflops: None,
         copy_gbs: (gbs * 1e3).round() / 1e3,
         matmul_n: n,
-        copy_bytes: COPY_BYTES as u64,
+        copy_bytes: copy_bytes(config) as u64,
         samples: config.samples,
         threads: matmul.len() as u32,
         method: format!(

@@ -367,7 +367,7 @@ impl GpuBench {
         if !fits(64) {
             return Err(GpuBenchError::Limits(format!("storage buffers of {cap} bytes")));
         }
-        let mut n = START_N;
+        let mut n = config.first_matmul_n.clamp(64, START_N) / 64 * 64;
         while !fits(n) {
             n /= 2;
         }
@@ -431,7 +431,7 @@ impl GpuBench {
     /// The copy bandwidth in GB/s (bytes read + written) and the buffer size.
     async fn copy(&self, config: &BenchConfig) -> Result<(f64, u64), GpuBenchError> {
         let per_group = 16 * 256;
-        let bytes = MAX_COPY_BYTES.min(self.storage_cap()) / per_group * per_group;
+        let bytes = MAX_COPY_BYTES.min(config.max_copy_bytes).min(self.storage_cap()) / per_group * per_group;
         if bytes == 0 {
             return Err(GpuBenchError::Limits(format!(
                 "storage buffers of {} bytes",

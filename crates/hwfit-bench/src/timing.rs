@@ -11,6 +11,10 @@ pub struct BenchConfig {
     pub samples: u32,
     /// Untimed warm-up runs before sampling.
     pub warmup: u32,
+    /// Largest copy buffer, bytes (the benchmarks' own caps apply below it).
+    pub max_copy_bytes: u64,
+    /// The GPU matmul's first (smallest) size; it doubles until a run is long enough.
+    pub first_matmul_n: u32,
 }
 
 impl Default for BenchConfig {
@@ -19,6 +23,8 @@ impl Default for BenchConfig {
             min_sample: Duration::from_millis(25),
             samples: 5,
             warmup: 2,
+            max_copy_bytes: u64::MAX,
+            first_matmul_n: 256,
         }
     }
 }
@@ -31,6 +37,21 @@ impl BenchConfig {
             min_sample: Duration::from_millis(10),
             samples: 3,
             warmup: 1,
+            ..Self::default()
+        }
+    }
+
+    /// The browser's configuration: the whole `benchmark()` within about a second even on a
+    /// software adapter (smaller first matmul, 16 MiB copy buffers — past most caches that would
+    /// inflate a CPU's bandwidth).
+    #[must_use]
+    pub fn browser() -> Self {
+        Self {
+            min_sample: Duration::from_millis(5),
+            samples: 3,
+            warmup: 1,
+            max_copy_bytes: 16 << 20,
+            first_matmul_n: 128,
         }
     }
 

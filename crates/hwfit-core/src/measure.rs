@@ -11,9 +11,10 @@ use serde::{Deserialize, Serialize};
 use crate::device::{DenseTflops, DeviceProfile};
 use crate::{Device, HardwareType};
 
-/// What one microbenchmark run achieved on one device.
+/// What one microbenchmark run achieved on one device. Read as written (camelCase in the npm
+/// package), so `benchmark()`'s figures can be handed back as a calibration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
+#[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Measurement {
     /// Achieved FP32 matrix-multiply rate, GFLOP/s (median of the timed samples).

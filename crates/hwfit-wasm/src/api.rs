@@ -9,12 +9,13 @@ use std::rc::Rc;
 use hwfit_core::api::{
     DevicesRequest, MapRequest, MatrixRequest, ModelsRequest, RecommendRequest, ResourcePoolRequest, Targeted,
 };
-use hwfit_core::browser::{browser_candidates, BrowserCapabilities};
+use hwfit_core::browser::{browser_candidates, calibrated_candidates, BrowserCapabilities};
 use hwfit_core::{Candidate, CoreError, Hwfit, SelectionConfig};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
+use crate::bench::BenchmarkReport;
 use crate::convert::{core_error, from_js, to_js};
 
 type JsResult = Result<JsValue, JsValue>;
@@ -26,6 +27,47 @@ thread_local! {
     static LOCAL: RefCell<Option<(BrowserCapabilities, Rc<Vec<Candidate>>)>> = const { RefCell::new(None) };
     /// Whether the device database was loaded, or why it could not be.
     static DATABASE: RefCell<Option<Result<(), String>>> = const { RefCell::new(None) };
+    /// The benchmark `{calibrate: true}` ran (once per page).
+    static CALIBRATION: RefCell<Option<Rc<BenchmarkReport>>> = const { RefCell::new(None) };
+}
+
+/// Options of `predict`, `select`, `batchSelect` and `analyze` (the CLI's `--calibrate`).
+#[derive(Deserialize, Default)]
+#[cfg_attr(feature = "typegen", derive(schemars::JsonSchema))]
+#[serde(default, deny_unknown_fields, rename_all = "camelCase")]
+pub(crate) struct AnswerOptions {
+    /// A `benchmark()` report: this browser's devices are predicted on its measured rates.
+    calibration: Option<BenchmarkReport>,
+    /// Run `benchmark()` first (once per page; later calls reuse it) and predict on its rates.
+    calibrate: bool,
+}
+
+/// The benchmark of `{calibrate: true}`: run once, then reused.
+async fn page_calibration() -> Result<Rc<BenchmarkReport>, JsValue> {
+    if let Some(report) = CALIBRATION.with_borrow(Clone::clone) {
+        return Ok(report);
+    }
+    let report = Rc::new(crate::bench::run(&crate::bench::BenchmarkOptions::default()).await?);
+    CALIBRATION.with_borrow_mut(|slot| *slot = Some(Rc::clone(&report)));
+    Ok(report)
+}
+
+/// This browser's candidates, on measured rates when the options ask for it.
+async fn local_for(options: &AnswerOptions) -> Result<Rc<Vec<Candidate>>, JsValue> {
+    let found = local().await?;
+    let report = match (&options.calibration, options.calibrate) {
+        (Some(report), _) => Rc::new(report.clone()),
+        (None, true) => page_calibration().await?,
+        (None, false) => return Ok(found),
+    };
+    let caps = LOCAL.with_borrow(|slot| slot.as_ref().map(|(caps, _)| caps.clone()));
+    let caps = caps.ok_or_else(|| JsValue::from(js_sys::Error::new("probe() found no devices")))?;
+    Ok(Rc::new(calibrated_candidates(
+        &caps,
+        hwfit()?.devices_catalog(),
+        report.gpu.as_ref(),
+        report.cpu.as_ref(),
+    )))
 }
 
 #[wasm_bindgen(inline_js = "export function importDeviceDatabase() {
@@ -151,14 +193,16 @@ pub async fn load_device_database(
 /// Reads a request that may run on this browser's devices, asks the core, writes the answer.
 async fn answer_here<Req: DeserializeOwned + Targeted, Ans: Serialize>(
     request: JsValue,
+    options: JsValue,
     what: &str,
     ask: impl FnOnce(&Hwfit, &Req, &[Candidate]) -> Result<Ans, CoreError>,
 ) -> JsResult {
     let request: Req = from_js(request, what)?;
+    let options: AnswerOptions = from_js(or_empty(options), what)?;
     // Without the database the curated devices still answer; `loadDeviceDatabase()` says why.
     let _ = ensure_database().await;
     let local = if request.needs_local() {
-        local().await?
+        local_for(&options).await?
     } else {
         Rc::new(Vec::new())
     };
@@ -242,26 +286,38 @@ pub fn devices(#[wasm_bindgen(unchecked_param_type = "DevicesRequest | undefined
 
 /// Predicts throughput, latency and memory on the targets named, or on this browser's devices.
 #[wasm_bindgen(unchecked_return_type = "PredictAnswer")]
-pub async fn predict(#[wasm_bindgen(unchecked_param_type = "PredictRequest")] request: JsValue) -> JsResult {
-    answer_here(request, "predict", Hwfit::predict).await
+pub async fn predict(
+    #[wasm_bindgen(unchecked_param_type = "PredictRequest")] request: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "AnswerOptions | undefined")] options: JsValue,
+) -> JsResult {
+    answer_here(request, options, "predict", Hwfit::predict).await
 }
 
 /// Selects the hardware to run a model on, ranked by predicted performance.
 #[wasm_bindgen(unchecked_return_type = "Selection")]
-pub async fn select(#[wasm_bindgen(unchecked_param_type = "SelectRequest")] request: JsValue) -> JsResult {
-    answer_here(request, "select", Hwfit::select).await
+pub async fn select(
+    #[wasm_bindgen(unchecked_param_type = "SelectRequest")] request: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "AnswerOptions | undefined")] options: JsValue,
+) -> JsResult {
+    answer_here(request, options, "select", Hwfit::select).await
 }
 
 /// Selects hardware for several models.
 #[wasm_bindgen(js_name = batchSelect, unchecked_return_type = "Record<string, BatchEntry>")]
-pub async fn batch_select(#[wasm_bindgen(unchecked_param_type = "BatchSelectRequest")] request: JsValue) -> JsResult {
-    answer_here(request, "batchSelect", Hwfit::batch_select).await
+pub async fn batch_select(
+    #[wasm_bindgen(unchecked_param_type = "BatchSelectRequest")] request: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "AnswerOptions | undefined")] options: JsValue,
+) -> JsResult {
+    answer_here(request, options, "batchSelect", Hwfit::batch_select).await
 }
 
 /// A model across hardware and batch sizes, for inference and training.
 #[wasm_bindgen(unchecked_return_type = "ModelAnalysis")]
-pub async fn analyze(#[wasm_bindgen(unchecked_param_type = "AnalyzeRequest")] request: JsValue) -> JsResult {
-    answer_here(request, "analyze", Hwfit::analyze).await
+pub async fn analyze(
+    #[wasm_bindgen(unchecked_param_type = "AnalyzeRequest")] request: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "AnswerOptions | undefined")] options: JsValue,
+) -> JsResult {
+    answer_here(request, options, "analyze", Hwfit::analyze).await
 }
 
 /// Predictions for models × hardware × batch sizes × precisions.

@@ -1,6 +1,7 @@
 //! `benchmark()`: the same WGSL module as the native side (hwfit-bench's `shaders/microbench.wgsl`)
-//! through wgpu's WebGPU back-end, and the CPU kernel compiled to wasm. Quick sampling (≥ 10 ms per
-//! sample, median of 3) keeps it to a few seconds on a software adapter.
+//! through wgpu's WebGPU back-end, and the CPU kernel compiled to wasm, with the browser's sampling
+//! (`BenchConfig::browser`: ≥ 5 ms per sample, median of 3, 16 MiB copies) to stay near a second
+//! even on a software adapter.
 
 use hwfit_bench::{cpu, BenchConfig};
 use hwfit_core::Measurement;
@@ -21,14 +22,20 @@ pub(crate) struct BenchmarkOptions {
     power_preference: Option<String>,
 }
 
-#[derive(Serialize)]
+/// `benchmark()`'s answer; read back as a calibration (`predict(request, {calibration})`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "typegen", derive(schemars::JsonSchema))]
-#[serde(rename_all = "camelCase")]
+#[serde(default, deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct BenchmarkReport {
-    gpu: Option<Measurement>,
+    /// The WGSL microbenchmark on the WebGPU adapter (absent when it could not run: see `gpuError`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    gpu_error: Option<String>,
-    cpu: Option<Measurement>,
+    pub(crate) gpu: Option<Measurement>,
+    /// Why there is no GPU figure.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) gpu_error: Option<String>,
+    /// The CPU kernel compiled to wasm (one thread; absent with `noCpu`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) cpu: Option<Measurement>,
 }
 
 /// Which adapter to ask for.
@@ -81,6 +88,11 @@ pub async fn benchmark(
         Some(o) if !o.is_undefined() && !o.is_null() => from_js(o, "benchmark")?,
         _ => BenchmarkOptions::default(),
     };
+    to_js(&run(&options).await?)
+}
+
+/// The microbenchmarks, as `benchmark()` and `{calibrate: true}` run them.
+pub(crate) async fn run(options: &BenchmarkOptions) -> Result<BenchmarkReport, JsValue> {
     let power = match options.power_preference.as_deref() {
         None | Some("high-performance") => Power::High,
         Some("low-power") => Power::Low,
@@ -90,7 +102,7 @@ pub async fn benchmark(
             )))
         }
     };
-    let config = BenchConfig::quick();
+    let config = BenchConfig::browser();
     let (gpu, gpu_error) = if options.no_gpu {
         (None, None)
     } else {
@@ -100,5 +112,5 @@ pub async fn benchmark(
         }
     };
     let cpu = (!options.no_cpu).then(|| cpu::run(&config));
-    to_js(&BenchmarkReport { gpu, gpu_error, cpu })
+    Ok(BenchmarkReport { gpu, gpu_error, cpu })
 }

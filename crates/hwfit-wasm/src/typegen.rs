@@ -60,7 +60,7 @@ fn definitions() -> BTreeMap<String, Value> {
         api::DistributedPlanRequest => "DistributedPlanRequest", api::ResourcePoolRequest => "ResourcePoolRequest",
         api::RecommendRequest => "RecommendRequest", api::CompatibleRequest => "CompatibleRequest",
         api::TemplateRequest => "TemplateRequest", crate::api::ConfigureOptions => "ConfigureOptions",
-        crate::bench::BenchmarkOptions => "BenchmarkOptions",
+        crate::bench::BenchmarkOptions => "BenchmarkOptions", crate::api::AnswerOptions => "AnswerOptions",
     }
     written! {
         hwfit_core::Classification => "Classification", hwfit_core::catalog::CatalogSummary<'_> => "CatalogSummary",

@@ -58,6 +58,14 @@ export interface AnalyzeRequest {
     sequenceLength?: number;
 }
 
+/** Options of `predict`, `select`, `batchSelect` and `analyze` (the CLI's `--calibrate`). */
+export interface AnswerOptions {
+    /** Run `benchmark()` first (once per page; later calls reuse it) and predict on its rates. */
+    calibrate?: boolean;
+    /** A `benchmark()` report: this browser's devices are predicted on its measured rates. */
+    calibration?: BenchmarkReport | null;
+}
+
 /** One model's answer in a batch (IPFS Accelerate's shape). */
 export interface BatchEntry {
     /** Why. */
@@ -117,9 +125,13 @@ export interface BenchmarkOptions {
     powerPreference?: string | null;
 }
 
+/** `benchmark()`'s answer; read back as a calibration (`predict(request, {calibration})`). */
 export interface BenchmarkReport {
-    cpu: Measurement | null;
-    gpu: Measurement | null;
+    /** The CPU kernel compiled to wasm (one thread; absent with `noCpu`). */
+    cpu?: Measurement | null;
+    /** The WGSL microbenchmark on the WebGPU adapter (absent when it could not run: see `gpuError`). */
+    gpu?: Measurement | null;
+    /** Why there is no GPU figure. */
     gpuError?: string | null;
 }
 
@@ -600,7 +612,10 @@ export interface MatrixRequest {
     sequenceLength?: number;
 }
 
-/** What one microbenchmark run achieved on one device. */
+/**
+ * What one microbenchmark run achieved on one device. Read as written (camelCase in the npm
+ * package), so `benchmark()`'s figures can be handed back as a calibration.
+ */
 export interface Measurement {
     /** Bytes in each copy buffer. */
     copyBytes: number;

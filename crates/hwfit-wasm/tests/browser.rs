@@ -102,7 +102,7 @@ async fn benchmark_runs_the_wgsl_module_on_the_webgpu_adapter() {
         assert!(get(&r, "gpu.copyGbs").as_f64().unwrap() > 0.0);
         assert!(get(&r, "gpu.method").as_string().unwrap().contains("WGSL"));
     } else {
-        assert!(get(&r, "gpu").is_null());
+        assert!(get(&r, "gpu").is_undefined());
         assert!(get(&r, "gpuError").as_string().unwrap().contains("adapter"));
     }
 }
@@ -110,7 +110,7 @@ async fn benchmark_runs_the_wgsl_module_on_the_webgpu_adapter() {
 #[wasm_bindgen_test]
 async fn select_without_hardware_uses_the_probe() {
     let input = js_sys::JSON::parse(r#"{"modelName": "bert-base-uncased", "batchSize": 4}"#).unwrap();
-    let s = hwfit_wasm::select(input).await.expect("select");
+    let s = hwfit_wasm::select(input, JsValue::UNDEFINED).await.expect("select");
     let scores = get(&s, "allScores");
     assert!(!get(&scores, "wasm").is_undefined());
     assert_eq!(!get(&scores, "webgpu").is_undefined(), EXPECT_WEBGPU);
@@ -120,10 +120,10 @@ async fn select_without_hardware_uses_the_probe() {
 #[wasm_bindgen_test]
 async fn errors_are_thrown_as_typed_js_errors() {
     let bad = js_sys::JSON::parse(r#"{"modelName": "gpt2", "batchSize": "eight"}"#).unwrap();
-    let e = hwfit_wasm::predict(bad).await.unwrap_err();
+    let e = hwfit_wasm::predict(bad, JsValue::UNDEFINED).await.unwrap_err();
     assert!(e.is_instance_of::<js_sys::TypeError>());
     let range = js_sys::JSON::parse(r#"{"modelName": "gpt2", "hardware": ["wasm"], "batchSize": 0}"#).unwrap();
-    let e = hwfit_wasm::predict(range).await.unwrap_err();
+    let e = hwfit_wasm::predict(range, JsValue::UNDEFINED).await.unwrap_err();
     assert!(e.is_instance_of::<js_sys::RangeError>(), "{e:?}");
 }
 
@@ -143,9 +143,59 @@ async fn the_device_database_loads_from_text_and_answers_for_its_devices() {
         .expect("the bundled database parses");
     assert!(count >= 2000, "{count}");
     let input = js_sys::JSON::parse(r#"{"modelName": "bert-base-uncased", "devices": ["rtx 3080 ti"]}"#).unwrap();
-    let answer = hwfit_wasm::predict(input).await.expect("a database device predicts");
+    let answer = hwfit_wasm::predict(input, JsValue::UNDEFINED)
+        .await
+        .expect("a database device predicts");
     let entry = get(&answer, "predictions.nvidia-geforce-rtx-3080-ti");
     assert_eq!(get(&entry, "device").as_string().unwrap(), "NVIDIA GeForce RTX 3080 Ti");
     let found = hwfit_wasm::devices(js_sys::JSON::parse(r#"{"query": "m3 max"}"#).unwrap()).unwrap();
     assert!(array(&found).len() >= 2);
+}
+
+#[wasm_bindgen_test]
+async fn calibration_predicts_on_the_rates_measured_here() {
+    let request = || js_sys::JSON::parse(r#"{"modelName": "bert-base-uncased"}"#).unwrap();
+    let started = js_sys::Date::now();
+    let options = js_sys::JSON::parse(r#"{"calibrate": true}"#).unwrap();
+    let p = hwfit_wasm::predict(request(), options)
+        .await
+        .expect("calibrated predict");
+    console_log!(
+        "benchmark + calibrated predict: {:.0} ms",
+        js_sys::Date::now() - started
+    );
+    assert_eq!(
+        get(&p, "predictions.wasm.source").as_string().unwrap(),
+        "measured_profile"
+    );
+    assert!(get(&p, "predictions.wasm.device")
+        .as_string()
+        .unwrap()
+        .contains("measured here"));
+    if EXPECT_WEBGPU {
+        assert_eq!(
+            get(&p, "predictions.webgpu.source").as_string().unwrap(),
+            "measured_profile"
+        );
+    }
+    // benchmark()'s report handed back gives measured profiles too.
+    let report = hwfit_wasm::benchmark(None).await.expect("benchmark");
+    let options = js_sys::Object::new();
+    Reflect::set(&options, &"calibration".into(), &report).unwrap();
+    let p = hwfit_wasm::predict(request(), options.into())
+        .await
+        .expect("predict with a calibration");
+    assert_eq!(
+        get(&p, "predictions.wasm.source").as_string().unwrap(),
+        "measured_profile"
+    );
+    // Without options: the catalog's classes.
+    let p = hwfit_wasm::predict(request(), JsValue::UNDEFINED).await.unwrap();
+    assert_ne!(
+        get(&p, "predictions.wasm.source").as_string().unwrap(),
+        "measured_profile"
+    );
+    let bad = js_sys::JSON::parse(r#"{"calibrate": "yes"}"#).unwrap();
+    let e = hwfit_wasm::predict(request(), bad).await.unwrap_err();
+    assert!(e.is_instance_of::<js_sys::TypeError>(), "{e:?}");
 }

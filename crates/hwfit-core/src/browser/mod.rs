@@ -13,7 +13,9 @@ use serde::{Deserialize, Serialize};
 pub use identify::{identify, GpuIdentification, IdentificationConfidence};
 
 use crate::device::DenseTflops;
-use crate::{AvailableHardware, Candidate, Device, DeviceCatalog, HardwareType};
+use crate::{
+    measured_device, AvailableHardware, Candidate, Device, DeviceCatalog, HardwareType, MeasuredIdentity, Measurement,
+};
 
 /// The facts of a probe that decide the mapping.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -116,6 +118,39 @@ pub fn browser_candidates(caps: &BrowserCapabilities, catalog: &DeviceCatalog) -
         .collect()
 }
 
+/// Browser candidates on measured rates, as the CLI's `--calibrate`: the microbenchmark's GPU
+/// measurement replaces the WebGPU device and its CPU measurement the WASM device (memory stays the
+/// identified device's or the class's); predictions on them say `measured_profile`.
+#[must_use]
+pub fn calibrated_candidates(
+    caps: &BrowserCapabilities,
+    catalog: &DeviceCatalog,
+    gpu: Option<&Measurement>,
+    cpu: Option<&Measurement>,
+) -> Vec<Candidate> {
+    let mut out = browser_candidates(caps, catalog);
+    for c in &mut out {
+        let measurement = match c.device.hardware_type {
+            HardwareType::Webgpu => gpu,
+            HardwareType::Wasm => cpu,
+            _ => None,
+        };
+        if let Some(m) = measurement {
+            c.device = measured_device(
+                MeasuredIdentity {
+                    id: format!("measured-{}", c.key),
+                    name: format!("{} (measured here)", c.device.name),
+                    vendor: c.device.vendor.clone(),
+                    hardware_type: c.device.hardware_type,
+                    memory_gb: c.device.memory_gb,
+                },
+                m,
+            );
+        }
+    }
+    out
+}
+
 /// A GPU as WebGPU sees it: its shader cores, without tensor/matrix units (WebGPU exposes none).
 /// FP32 is the shaders' peak; FP16 (`shader-f16`) runs at the FP32 rate on NVIDIA's GPUs and at
 /// twice it, packed, on AMD's, Intel's, Apple's, Qualcomm's and ARM's — the rule of the class devices.
@@ -168,6 +203,33 @@ mod tests {
         assert_eq!(webgpu_class(&facts("apple", "metal-3", false)), "webgpu-integrated");
         assert_eq!(webgpu_class(&facts("intel", "gen-12lp", false)), "webgpu-integrated");
         assert_eq!(webgpu_class(&facts("", "", false)), "webgpu-integrated");
+    }
+
+    #[test]
+    fn a_benchmark_turns_the_candidates_into_measured_profiles() {
+        let catalog = DeviceCatalog::builtin();
+        let caps = BrowserCapabilities {
+            webgpu: Some(facts("google", "swiftshader", true)),
+            webnn_contexts: Vec::new(),
+            wasm: true,
+            webgl: None,
+        };
+        let m = |gflops: f64| Measurement {
+            matmul_f32_gflops: gflops,
+            matmul_f16_gflops: None,
+            copy_gbs: 5.0,
+            matmul_n: 256,
+            copy_bytes: 1 << 20,
+            samples: 3,
+            threads: 1,
+            method: String::from("test"),
+        };
+        let c = calibrated_candidates(&caps, &catalog, None, Some(&m(12.0)));
+        assert_eq!(c[0].device.id, "webgpu-fallback", "no GPU measurement: the class stays");
+        assert_eq!(c[1].device.id, "measured-wasm");
+        assert_eq!(c[1].device.profile, crate::DeviceProfile::Measured);
+        assert!((c[1].device.dense_tflops.fp32 - 0.012).abs() < 1e-12);
+        assert!((c[1].device.memory_gb - catalog.by_id("wasm").unwrap().memory_gb).abs() < 1e-12);
     }
 
     #[test]
