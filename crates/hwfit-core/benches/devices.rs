@@ -13,6 +13,9 @@ use hwfit_core::device::DATABASE_CSV;
 use hwfit_core::DeviceCatalog;
 
 fn bench(c: &mut Criterion) {
+    c.bench_function("parse the device database's rows (derive rates)", |b| {
+        b.iter(|| hwfit_core::device::database::parse(black_box(DATABASE_CSV)).unwrap());
+    });
     c.bench_function("load the device database (curated + 2,000 rows, index)", |b| {
         b.iter(|| DeviceCatalog::builtin().with_database(black_box(DATABASE_CSV)).unwrap());
     });

@@ -49,40 +49,62 @@ impl Table {
     }
 }
 
-/// Every non-empty record with the line it starts on.
+/// Every non-empty record with the line it starts on. Scans bytes (the delimiters are ASCII, so every
+/// cut falls on a character boundary) and copies runs of plain text at once.
 fn records(text: &str) -> Vec<(usize, Vec<String>)> {
+    let bytes = text.as_bytes();
     let mut out = Vec::new();
-    let mut fields = Vec::new();
+    let mut fields: Vec<String> = Vec::new();
     let mut field = String::new();
     let (mut quoted, mut line, mut start) = (false, 1, 1);
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        match (quoted, c) {
-            (true, '"') if chars.peek() == Some(&'"') => {
-                chars.next();
-                field.push('"');
-            }
-            (true, '"') => quoted = false,
-            (false, '"') => quoted = true,
-            (false, ',') => fields.push(core::mem::take(&mut field)),
-            (false, '\r') => {}
-            (false, '\n') => {
-                fields.push(core::mem::take(&mut field));
-                if fields.iter().any(|f| !f.is_empty()) {
-                    out.push((start, core::mem::take(&mut fields)));
+    // Where the pending run of plain text starts.
+    let mut run = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        match (quoted, bytes[i]) {
+            (true, b'"') => {
+                field.push_str(&text[run..i]);
+                if bytes.get(i + 1) == Some(&b'"') {
+                    field.push('"');
+                    i += 1;
+                } else {
+                    quoted = false;
                 }
-                fields.clear();
+                run = i + 1;
+            }
+            (false, b'"') => {
+                field.push_str(&text[run..i]);
+                quoted = true;
+                run = i + 1;
+            }
+            (false, b',') => {
+                field.push_str(&text[run..i]);
+                fields.push(core::mem::take(&mut field));
+                run = i + 1;
+            }
+            (false, b'\r') => {
+                field.push_str(&text[run..i]);
+                run = i + 1;
+            }
+            (false, b'\n') => {
+                field.push_str(&text[run..i]);
+                fields.push(core::mem::take(&mut field));
+                let width = fields.len();
+                if fields.iter().any(|f| !f.is_empty()) {
+                    out.push((start, core::mem::replace(&mut fields, Vec::with_capacity(width))));
+                } else {
+                    fields.clear();
+                }
                 line += 1;
                 start = line;
+                run = i + 1;
             }
-            (_, c) => {
-                if c == '\n' {
-                    line += 1;
-                }
-                field.push(c);
-            }
+            (true, b'\n') => line += 1,
+            _ => {}
         }
+        i += 1;
     }
+    field.push_str(&text[run..]);
     fields.push(field);
     if fields.iter().any(|f| !f.is_empty()) {
         out.push((start, fields));
