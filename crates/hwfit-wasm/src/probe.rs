@@ -517,7 +517,7 @@ pub async fn probe(catalog: &hwfit_core::DeviceCatalog) -> CapabilityReport {
         navigator: navigator_info().await,
         hardware: BTreeMap::new(),
         device_classes: BTreeMap::new(),
-        gpu: hwfit_core::browser::identify(&BrowserCapabilities::default(), catalog),
+        gpu: GpuIdentification::default(),
         devices: BTreeMap::new(),
     };
     let caps = report.capabilities();
@@ -528,7 +528,7 @@ pub async fn probe(catalog: &hwfit_core::DeviceCatalog) -> CapabilityReport {
         .map(|(h, id)| (h.to_string(), (*id).to_owned()))
         .collect();
     report.gpu = hwfit_core::browser::identify(&caps, catalog);
-    report.devices = hwfit_core::browser::browser_candidates(&caps, catalog)
+    report.devices = hwfit_core::browser::candidates_on(&caps, catalog, &report.gpu)
         .into_iter()
         .map(|c| (c.key, c.device.id))
         .collect();

@@ -543,7 +543,7 @@ export interface FamilyRow {
     };
 }
 
-/** The browser's GPU, as far as what it reports identifies it. */
+/** The browser's GPU, as far as what it reports identifies it (by default: not identified). */
 export interface GpuIdentification {
     /** The other variants the name fits, for a `medium` identification. */
     candidates?: string[];

@@ -13,7 +13,7 @@ use crate::device::Resolution;
 use crate::{Device, DeviceCatalog};
 
 /// How sure an identification is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum IdentificationConfidence {
@@ -24,13 +24,14 @@ pub enum IdentificationConfidence {
     Medium,
     /// Nothing names the device (Safari's `Apple GPU`, Firefox's `…, or similar`, an unknown name):
     /// predictions use the class.
+    #[default]
     Class,
     /// A software rasterizer (SwiftShader, llvmpipe, WARP): the CPU runs the shaders.
     Software,
 }
 
-/// The browser's GPU, as far as what it reports identifies it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The browser's GPU, as far as what it reports identifies it (by default: not identified).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GpuIdentification {

@@ -101,7 +101,13 @@ pub fn browser_targets(caps: &BrowserCapabilities) -> (AvailableHardware, Vec<(H
 /// predicted on).
 #[must_use]
 pub fn browser_candidates(caps: &BrowserCapabilities, catalog: &DeviceCatalog) -> Vec<Candidate> {
-    let identified = identify(caps, catalog).device_id.and_then(|id| catalog.by_id(&id));
+    candidates_on(caps, catalog, &identify(caps, catalog))
+}
+
+/// [`browser_candidates`] for a GPU already identified.
+#[must_use]
+pub fn candidates_on(caps: &BrowserCapabilities, catalog: &DeviceCatalog, gpu: &GpuIdentification) -> Vec<Candidate> {
+    let identified = gpu.device_id.as_deref().and_then(|id| catalog.by_id(id));
     browser_targets(caps)
         .1
         .into_iter()
