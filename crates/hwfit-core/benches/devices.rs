@@ -36,6 +36,7 @@ fn bench(c: &mut Criterion) {
                 "ANGLE (NVIDIA, NVIDIA GeForce RTX 3080 Ti (0x00002208) Direct3D11 vs_5_0 ps_5_0, D3D11)",
             ),
         }),
+        ..Default::default()
     };
     c.bench_function("identify a GPU from an ANGLE renderer string", |b| {
         b.iter(|| identify(black_box(&caps), &catalog));

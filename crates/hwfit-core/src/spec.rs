@@ -97,6 +97,9 @@ pub struct ConvNet {
     pub total_activation_elements: u64,
     /// Input side in pixels the figures refer to.
     pub image_size: u32,
+    /// Convolution and linear layers (published depth): the kernels a step dispatches; 0 unknown.
+    #[serde(default)]
+    pub layers: u32,
 }
 
 /// One part of a model.

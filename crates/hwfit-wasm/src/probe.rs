@@ -175,6 +175,9 @@ impl CapabilityReport {
                 .map(|c| c.device_type.clone())
                 .collect(),
             wasm: self.wasm.available,
+            wasm_simd: Some(self.wasm.simd),
+            cross_origin_isolated: self.wasm.cross_origin_isolated,
+            hardware_concurrency: self.navigator.hardware_concurrency.map(|c| c as u32),
             webgl: (!self.webgl.unmasked_renderer.is_empty() || !self.webgl.renderer.is_empty()).then(|| {
                 let unmasked = !self.webgl.unmasked_renderer.is_empty();
                 WebGlRenderer {

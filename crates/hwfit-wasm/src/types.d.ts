@@ -339,6 +339,8 @@ export interface ConvNet {
     flopsPerItem: number;
     /** Input side in pixels the figures refer to. */
     imageSize: number;
+    /** Convolution and linear layers (published depth): the kernels a step dispatches; 0 unknown. */
+    layers: number;
     /** Parameters (published). */
     parameters: number;
     /** Elements of the largest feature map live at once in a forward pass. */
@@ -541,6 +543,22 @@ export interface FamilyRow {
         webgpu?: CompatibilityEntry;
         webnn?: CompatibilityEntry;
     };
+}
+
+/** The fixed costs of one browser step, next to its compute (IPFS Accelerate has no such breakdown). */
+export interface FixedCosts {
+    /** The roofline part (FLOPs or bytes at the achieved rate), ms. */
+    computeMs: number;
+    /** `kernels × dispatch_us`, ms. */
+    dispatchMs: number;
+    /** Pipeline compilation on the first call, ms; not part of `latency`. */
+    firstRunMs: number;
+    /** Kernels the step dispatches (WebGPU: one per operator; WebNN: the compiled graph, 1). */
+    kernels: number;
+    /** CPU round trips: the step's readback plus one per quantized operator without a GPU kernel. */
+    roundTrips: number;
+    /** `round_trips × sync_ms`, ms. */
+    syncMs: number;
 }
 
 /** The browser's GPU, as far as what it reports identifies it (by default: not identified). */
@@ -884,6 +902,8 @@ export interface PredictEntry {
     device: string;
     /** Whether `memory_usage` fits in `memory_capacity`. */
     fitsInMemory: boolean;
+    /** Browser back-ends: dispatches, round trips and first-call compilation next to the compute. */
+    fixedCosts?: FixedCosts | null;
     /** FLOPs per step. */
     flopsPerStep: number;
     /** Its hardware type. */
@@ -945,6 +965,8 @@ export interface Prediction {
     computeRate: ComputeRate;
     /** Whether `memory_usage` fits in `memory_capacity`. */
     fitsInMemory: boolean;
+    /** Browser back-ends: dispatches, round trips and first-call compilation next to the compute. */
+    fixedCosts?: FixedCosts | null;
     /** FLOPs per step. */
     flopsPerStep: number;
     /** Time per step, ms. */
@@ -980,7 +1002,7 @@ export interface PredictionMatrix {
 }
 
 /** Where a prediction comes from. */
-export type PredictionSource = "analytic_model" | "analytic_model_pooled" | "measured_profile";
+export type PredictionSource = "analytic_model" | "analytic_model_pooled" | "measured_profile" | "estimate";
 
 /** Catalog models for a Hugging Face pipeline task (`POST /models/recommend`). */
 export interface RecommendRequest {

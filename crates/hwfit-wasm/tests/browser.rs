@@ -92,6 +92,13 @@ async fn benchmark_runs_the_wgsl_module_on_the_webgpu_adapter() {
     let r = hwfit_wasm::benchmark(None).await.expect("benchmark");
     let cpu = get(&r, "cpu.matmulF32Gflops").as_f64().unwrap();
     assert!(cpu > 0.0 && get(&r, "cpu.copyGbs").as_f64().unwrap() > 0.0);
+    console_log!(
+        "benchmark: WASM matmul {cpu:.2} GFLOP/s, copy {:.2} GB/s; WebGPU matmul {:?} GFLOP/s, copy {:?} GB/s ({:?})",
+        get(&r, "cpu.copyGbs").as_f64().unwrap(),
+        get(&r, "gpu.matmulF32Gflops").as_f64(),
+        get(&r, "gpu.copyGbs").as_f64(),
+        get(&r, "gpu.device").as_string()
+    );
     if EXPECT_WEBGPU {
         let gflops = get(&r, "gpu.matmulF32Gflops").as_f64();
         assert!(
@@ -114,7 +121,13 @@ async fn select_without_hardware_uses_the_probe() {
     let scores = get(&s, "allScores");
     assert!(!get(&scores, "wasm").is_undefined());
     assert_eq!(!get(&scores, "webgpu").is_undefined(), EXPECT_WEBGPU);
-    assert!(get(&s, "primaryRecommendation").is_string());
+    // SwiftShader runs shaders on the CPU: it never ranks above WebAssembly.
+    assert_eq!(get(&s, "primaryRecommendation").as_string().as_deref(), Some("wasm"));
+    if EXPECT_WEBGPU {
+        let fixed = get(&scores, "webgpu.predictions.fixedCosts");
+        assert!(get(&fixed, "kernels").as_f64().unwrap() > 0.0);
+        assert!(get(&fixed, "firstRunMs").as_f64().unwrap() > 0.0);
+    }
 }
 
 #[wasm_bindgen_test]

@@ -13,6 +13,8 @@ pub const MEASURED: MeasuredData<'static> = MeasuredData {
     llm_tokens_per_second: include_str!("../../../../data/measured/llm_tokens_per_second.csv"),
     mlperf_offline: include_str!("../../../../data/measured/mlperf_inference_v4_1_offline.csv"),
     webllm_vram: include_str!("../../../../data/measured/webllm_vram_requirements.csv"),
+    browser_measurements: include_str!("../../../../data/measured/browser_measurements.csv"),
+    browser_cases: include_str!("../../../../data/measured/browser_cases.csv"),
 };
 
 fn describe(a: &Accuracy) -> String {
@@ -81,6 +83,25 @@ pub fn run(args: &CalibrateArgs) -> Result<()> {
         m.within_25_percent * 100.0,
         m.median_abs_log_error
     ));
+    if let Some(b) = &report.coefficients.browser {
+        let v = &report.browser;
+        output::text(&format!(
+            "browser step model: {:.1} µs per WebGPU dispatch, {:.2} ms per round trip, WebGPU at {:.1} % of peak, WASM at {:.1} % of its SIMD peak, {:.1} ms per pipeline on the first call",
+            b.dispatch_us,
+            b.sync_ms,
+            b.webgpu_compute * 100.0,
+            b.wasm_compute * 100.0,
+            b.compile_ms
+        ));
+        output::text(&format!(
+            "  against {} WebGPU/WASM pairs ({} with a faster back-end): right back-end {:.0} % in-sample, {:.0} % leaving each source out; median |ln speed-up error| {:.2}",
+            v.cases,
+            v.decided,
+            v.right_in_sample * 100.0,
+            v.right_leave_one_source_out * 100.0,
+            v.median_abs_log_error
+        ));
+    }
     output::text(&format!(
         "{} rows excluded (--json lists them with reasons)",
         report.excluded.len()

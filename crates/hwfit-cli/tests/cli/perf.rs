@@ -116,6 +116,19 @@ fn stored_coefficients_are_the_fit_and_accuracy_is_reported() {
         ins["samples"], ins["within_25_percent"].as_f64().unwrap() * 100.0, ins["median_abs_log_error"].as_f64().unwrap(),
         cv["within_25_percent"].as_f64().unwrap() * 100.0, cv["median_abs_log_error"].as_f64().unwrap()
     );
+    let browser = &report["browser"];
+    let right = browser["right_leave_one_source_out"].as_f64().unwrap();
+    println!(
+        "browser step model against {} WebGPU/WASM pairs ({} with a faster back-end): right back-end {:.0} % in-sample, {:.0} % leaving each source out; median |ln speed-up error| {:.2}",
+        browser["cases"], browser["decided"],
+        browser["right_in_sample"].as_f64().unwrap() * 100.0, right * 100.0,
+        browser["median_abs_log_error"].as_f64().unwrap()
+    );
+    assert!(browser["cases"].as_u64().unwrap() >= 30, "at least 30 measured pairs");
+    assert!(
+        right >= 0.8,
+        "the faster back-end must be the measured one in ≥ 80 % of the pairs"
+    );
     let memory = &report["memory"];
     println!(
         "memory estimates against {} web-llm figures: {:.0} % within ±25 %, median |ln error| {:.3}; fitted WebGPU allowance {} MB",

@@ -206,6 +206,7 @@ mod tests {
             webnn_contexts: Vec::new(),
             wasm: true,
             webgl,
+            ..Default::default()
         }
     }
 
@@ -303,6 +304,7 @@ mod tests {
                     "ANGLE (Google, Vulkan 1.3.0 (SwiftShader Device (Subzero) (0x0000C0DE)), SwiftShader driver)",
                 ),
             }),
+            ..Default::default()
         };
         let found = identify(&caps, &DeviceCatalog::builtin());
         assert_eq!(found.confidence, IdentificationConfidence::Software);
@@ -310,7 +312,7 @@ mod tests {
             .into_iter()
             .map(|c| c.device.id)
             .collect();
-        assert_eq!(ids, ["webgpu-fallback", "wasm"]);
+        assert_eq!(ids, ["webgpu-fallback", "wasm-1t-simd"]);
     }
 
     #[test]
@@ -330,6 +332,7 @@ mod tests {
                     "ANGLE (NVIDIA, NVIDIA GeForce RTX 3080 Ti (0x00002208) Direct3D11 vs_5_0 ps_5_0, D3D11)",
                 ),
             }),
+            ..Default::default()
         };
         let found = identify(&caps, &catalog);
         assert_eq!(found.device_id.as_deref(), Some("nvidia-geforce-rtx-3080-ti"));

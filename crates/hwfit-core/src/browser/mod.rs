@@ -31,6 +31,74 @@ pub struct BrowserCapabilities {
     /// WebGL's unmasked vendor and renderer (`WEBGL_debug_renderer_info`), where exposed.
     #[serde(default)]
     pub webgl: Option<WebGlRenderer>,
+    /// Whether WebAssembly SIMD validates (`None`: not probed; every current browser has it).
+    #[serde(default)]
+    pub wasm_simd: Option<bool>,
+    /// `crossOriginIsolated`: WebAssembly threads need it (`SharedArrayBuffer`).
+    #[serde(default)]
+    pub cross_origin_isolated: bool,
+    /// `navigator.hardwareConcurrency` (logical cores).
+    #[serde(default)]
+    pub hardware_concurrency: Option<u32>,
+}
+
+/// Peak of one WebAssembly thread with 128-bit SIMD, GFLOP/s: 4 f32 lanes × (multiply + add) ×
+/// 2 SIMD units × 3 GHz (the `wasm` class device's rule; WebAssembly has no fused multiply-add).
+pub const WASM_SIMD_GFLOPS_PER_THREAD: f64 = 48.0;
+
+/// Threads a WebAssembly runtime uses: ONNX Runtime Web's default, `min(4, ceil(cores / 2))`, on a
+/// cross-origin isolated page; one otherwise (no `SharedArrayBuffer`, no threads).
+#[must_use]
+pub fn wasm_threads(caps: &BrowserCapabilities) -> u32 {
+    if caps.cross_origin_isolated {
+        caps.hardware_concurrency.unwrap_or(1).div_ceil(2).clamp(1, 4)
+    } else {
+        1
+    }
+}
+
+/// The `wasm` class device with the peak of `threads` threads, with or without SIMD (scalar code
+/// runs one lane: a quarter of it). Int8 runs at twice the f32 rate with SIMD (`i32x4.dot_i16x8_s`:
+/// 8 multiply-adds per instruction against 4).
+#[must_use]
+pub fn wasm_device(class: &Device, threads: u32, simd: bool) -> Device {
+    let per_thread = if simd {
+        WASM_SIMD_GFLOPS_PER_THREAD
+    } else {
+        WASM_SIMD_GFLOPS_PER_THREAD / 4.0
+    };
+    let fp32 = f64::from(threads) * per_thread / 1e3;
+    Device {
+        id: format!("wasm-{threads}t{}", if simd { "-simd" } else { "" }),
+        name: format!(
+            "WebAssembly on the CPU ({threads} thread{}, {})",
+            if threads == 1 { "" } else { "s" },
+            if simd { "SIMD" } else { "no SIMD" }
+        ),
+        dense_tflops: DenseTflops {
+            fp32,
+            fp16: None,
+            fp16_acc16: None,
+            bf16: None,
+            fp8: None,
+            int8: simd.then_some(2.0 * fp32),
+        },
+        source: format!(
+            "{threads} × {per_thread} GFLOP/s ({}; threads: ONNX Runtime Web's default on this page)",
+            if simd {
+                "4 f32 lanes × multiply and add × 2 SIMD units × 3 GHz"
+            } else {
+                "scalar: one lane"
+            }
+        ),
+        ..class.clone()
+    }
+}
+
+/// The WebAssembly device of a probed browser (see [`wasm_threads`]).
+#[must_use]
+pub fn wasm_view(caps: &BrowserCapabilities, class: &Device) -> Device {
+    wasm_device(class, wasm_threads(caps), caps.wasm_simd.unwrap_or(true))
 }
 
 /// WebGL's `UNMASKED_VENDOR_WEBGL` and `UNMASKED_RENDERER_WEBGL`.
@@ -97,8 +165,8 @@ pub fn browser_targets(caps: &BrowserCapabilities) -> (AvailableHardware, Vec<(H
 }
 
 /// Selection candidates for a browser: WebGPU on the identified GPU (see [`identify()`]) or on its
-/// class, WASM on its class (WebNN has no catalog device yet, so it is reported available but not
-/// predicted on).
+/// class, WASM on the threads and SIMD the page allows ([`wasm_view`]), WebNN on each context's device
+/// (an estimate).
 #[must_use]
 pub fn browser_candidates(caps: &BrowserCapabilities, catalog: &DeviceCatalog) -> Vec<Candidate> {
     candidates_on(caps, catalog, &identify(caps, catalog))
@@ -112,16 +180,57 @@ pub fn candidates_on(caps: &BrowserCapabilities, catalog: &DeviceCatalog, gpu: &
         .1
         .into_iter()
         .filter_map(|(hw, class)| {
+            let class = catalog.by_id(class)?;
             let device = match identified {
                 Some(gpu) if hw == HardwareType::Webgpu => webgpu_view(gpu),
-                _ => catalog.by_id(class)?.clone(),
+                _ if hw == HardwareType::Wasm => wasm_view(caps, class),
+                _ => class.clone(),
             };
             Some(Candidate {
                 key: String::from(hw.as_str()),
                 device,
             })
         })
+        .chain(webnn_candidates(caps, catalog, identified))
         .collect()
+}
+
+/// WebNN contexts as candidates: `gpu` on the identified GPU (or the WebGPU class), `cpu` on all the
+/// CPU's cores; predictions on them are estimates (`source: estimate`). An `npu` context has no
+/// figures to predict with.
+fn webnn_candidates<'a>(
+    caps: &'a BrowserCapabilities,
+    catalog: &'a DeviceCatalog,
+    identified: Option<&'a Device>,
+) -> impl Iterator<Item = Candidate> + 'a {
+    caps.webnn_contexts.iter().filter_map(move |kind| {
+        let base = match kind.as_str() {
+            "gpu" => match identified {
+                Some(gpu) => webgpu_view(gpu),
+                None => catalog
+                    .by_id(caps.webgpu.as_ref().map_or("webgpu-integrated", webgpu_class))?
+                    .clone(),
+            },
+            "cpu" => wasm_device(
+                catalog.by_id("wasm")?,
+                caps.hardware_concurrency.unwrap_or(1).max(1),
+                caps.wasm_simd.unwrap_or(true),
+            ),
+            _ => return None,
+        };
+        Some(Candidate {
+            key: format!("webnn-{kind}"),
+            device: Device {
+                id: format!("webnn-{kind}-{}", base.id),
+                name: format!("WebNN ({kind}) on {}", base.name.trim_start_matches("WebGPU on ")),
+                hardware_type: HardwareType::Webnn,
+                notes: Some(String::from(
+                    "estimate: WebNN compiles the whole graph (one dispatch per step); no public WebNN measurements check it",
+                )),
+                ..base
+            },
+        })
+    })
 }
 
 /// Browser candidates on measured rates, as the CLI's `--calibrate`: the microbenchmark's GPU
@@ -219,6 +328,7 @@ mod tests {
             webnn_contexts: Vec::new(),
             wasm: true,
             webgl: None,
+            ..Default::default()
         };
         let m = |gflops: f64| Measurement {
             matmul_f32_gflops: gflops,
@@ -246,12 +356,45 @@ mod tests {
             webnn_contexts: Vec::new(),
             wasm: true,
             webgl: None,
+            ..Default::default()
         };
         let c = browser_candidates(&caps, &catalog);
         let ids: Vec<&str> = c.iter().map(|c| c.device.id.as_str()).collect();
-        assert_eq!(ids, ["webgpu-fallback", "wasm"]);
+        assert_eq!(ids, ["webgpu-fallback", "wasm-1t-simd"]);
         let (available, _) = browser_targets(&caps);
         assert!(available.has(HardwareType::Webgpu) && !available.has(HardwareType::Webnn));
         assert!(browser_candidates(&BrowserCapabilities::default(), &catalog).is_empty());
+    }
+
+    #[test]
+    fn wasm_threads_need_cross_origin_isolation_and_webnn_contexts_are_estimates() {
+        let catalog = DeviceCatalog::builtin();
+        let mut caps = BrowserCapabilities {
+            wasm: true,
+            hardware_concurrency: Some(16),
+            webnn_contexts: alloc::vec![String::from("cpu"), String::from("gpu"), String::from("npu")],
+            ..Default::default()
+        };
+        assert_eq!(wasm_threads(&caps), 1, "no SharedArrayBuffer without isolation");
+        caps.cross_origin_isolated = true;
+        assert_eq!(wasm_threads(&caps), 4, "ONNX Runtime Web: min(4, ceil(16 / 2))");
+        caps.hardware_concurrency = Some(2);
+        assert_eq!(wasm_threads(&caps), 1);
+        caps.hardware_concurrency = Some(6);
+        caps.wasm_simd = Some(false);
+        let c = browser_candidates(&caps, &catalog);
+        let keys: Vec<&str> = c.iter().map(|c| c.key.as_str()).collect();
+        assert_eq!(keys, ["wasm", "webnn-cpu", "webnn-gpu"], "no figures for an NPU");
+        assert_eq!(c[0].device.id, "wasm-3t");
+        assert!(
+            (c[0].device.dense_tflops.fp32 - 3.0 * 0.012).abs() < 1e-12,
+            "scalar: a quarter of SIMD"
+        );
+        assert!(
+            (c[1].device.dense_tflops.fp32 - 6.0 * 0.012).abs() < 1e-12,
+            "WebNN's CPU uses every core"
+        );
+        assert_eq!(c[2].device.id, "webnn-gpu-webgpu-integrated");
+        assert!(c.iter().skip(1).all(|c| c.device.hardware_type == HardwareType::Webnn));
     }
 }

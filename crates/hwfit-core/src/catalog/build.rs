@@ -205,15 +205,23 @@ pub fn dense(name: &str, parameters: u64, flops_per_item: u64) -> Component {
     }
 }
 
-/// A convolutional network from its published parameters and multiply-accumulates per image and its
-/// feature-map sizes.
+/// A convolutional network from its published parameters, multiply-accumulates per image, feature-map
+/// sizes and depth (convolution and linear layers).
 #[must_use]
-pub fn conv(parameters: u64, macs: u64, peak_activations: u64, total_activations: u64, image_size: u32) -> Component {
+pub fn conv(
+    parameters: u64,
+    macs: u64,
+    peak_activations: u64,
+    total_activations: u64,
+    image_size: u32,
+    layers: u32,
+) -> Component {
     Component::Conv(ConvNet {
         parameters,
         flops_per_item: 2 * macs,
         peak_activation_elements: peak_activations,
         total_activation_elements: total_activations,
         image_size,
+        layers,
     })
 }

@@ -432,8 +432,9 @@ fn text_generation() -> Vec<CatalogEntry> {
 fn vision() -> Vec<CatalogEntry> {
     let vit_b = |image, patch| vec![vit(12, 768, 12, 3072, image, patch).component()];
     // ResNet-50 (He et al. 2016, Table 1; torchvision v1.5 weights): 25,557,032 parameters, 4.09 GMACs
-    // at 224²; feature maps summed over stem, 16 bottlenecks and downsample convs (hwfit's own count).
-    let resnet50 = conv(25_557_032, 4_090_000_000, 802_816, 11_314_688, 224);
+    // at 224²; feature maps summed over stem, 16 bottlenecks and downsample convs (hwfit's own count);
+    // depth 54: 49 convolutions, 4 projection shortcuts and the classifier.
+    let resnet50 = conv(25_557_032, 4_090_000_000, 802_816, 11_314_688, 224, 54);
     vec![
         CatalogEntry::new("google/vit-base-patch16-224", ImageClassifier, 0, vit_b(224, 16), HF).aliases(&["vit", "vit-base", "vit-b/16"]),
         CatalogEntry::new("google/vit-large-patch16-224", ImageClassifier, 0, vec![vit(24, 1024, 16, 4096, 224, 16).component()], HF)
@@ -450,8 +451,9 @@ fn vision() -> Vec<CatalogEntry> {
             ImageClassifier,
             0,
             // Liu et al. 2022 (ConvNeXt), Table 1: 28.6 M parameters, 4.5 GMACs; feature maps: stem,
-            // 3-3-9-3 blocks of (dwconv, norm, 4× expansion, GELU, projection), downsamples.
-            vec![conv(28_589_128, 4_500_000_000, 1_204_224, 24_423_168, 224)],
+            // 3-3-9-3 blocks of (dwconv, norm, 4× expansion, GELU, projection), downsamples; depth 59:
+            // stem, 18 blocks × 3, 3 downsamples, classifier.
+            vec![conv(28_589_128, 4_500_000_000, 1_204_224, 24_423_168, 224, 59)],
             "Liu et al. 2022 (ConvNeXt), Table 1; facebook/convnext-tiny-224 config.json",
         )
         .aliases(&["convnext-tiny", "convnext"]),
@@ -460,8 +462,10 @@ fn vision() -> Vec<CatalogEntry> {
             ObjectDetector,
             0,
             // Carion et al. 2020 (DETR), Table 1: 41 M parameters, 86 GFLOPs (fvcore counts MACs) at
-            // COCO resolution (~800×1200); feature maps: ResNet-50's scaled by 800×1200/224² = 19.1.
-            vec![conv(41_302_368, 86_000_000_000, 15_360_000, 216_130_000, 800)],
+            // COCO resolution (~800×1200); feature maps: ResNet-50's scaled by 800×1200/224² = 19.1;
+            // depth 154: ResNet-50's 53 convolutions, the input projection, 6 encoder layers × 6 and 6
+            // decoder layers × 10 linear layers, 4 head layers.
+            vec![conv(41_302_368, 86_000_000_000, 15_360_000, 216_130_000, 800, 154)],
             "Carion et al. 2020 (DETR), Table 1; facebook/detr-resnet-50 config.json",
         )
         .aliases(&["detr"]),

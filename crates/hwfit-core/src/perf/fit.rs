@@ -250,6 +250,7 @@ fn fit_class(samples: &[&Sample]) -> ClassCoefficients {
 pub fn fit(samples: &[Sample], fitted_on: &str) -> Coefficients {
     let of = |class: WorkloadClass| samples.iter().filter(|s| s.class == class).collect::<Vec<_>>();
     Coefficients {
+        browser: None,
         generate: fit_class(&of(WorkloadClass::Generate)),
         forward: fit_class(&of(WorkloadClass::Forward)),
         fitted_on: String::from(fitted_on),

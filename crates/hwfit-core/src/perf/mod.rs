@@ -3,6 +3,7 @@
 //! overhead — with the efficiencies and overheads **fitted** per hardware type to public measurements
 //! (see [`fit`]) and stored in `data/perf_fit.json`.
 
+pub mod browser;
 pub mod calibration;
 pub mod cost;
 pub mod fit;
@@ -12,6 +13,7 @@ use alloc::format;
 use alloc::string::String;
 use serde::{Deserialize, Serialize};
 
+pub use browser::{BrowserCoefficients, FixedCosts};
 pub use cost::{step_cost, StepCost};
 
 use crate::compat::check_precision;
@@ -84,6 +86,9 @@ pub struct Coefficients {
     pub forward: ClassCoefficients,
     /// Where the measurements came from and how many there were.
     pub fitted_on: String,
+    /// The browser step model (WebGPU, WebAssembly, WebNN), fitted to browser measurements.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub browser: Option<BrowserCoefficients>,
 }
 
 /// How specific the coefficients behind a prediction are.
@@ -194,6 +199,8 @@ pub enum PredictionSource {
     AnalyticModelPooled,
     /// The roofline of rates measured on the device itself (fitted overhead only).
     MeasuredProfile,
+    /// WebNN: the browser step model on the context's device, with no WebNN measurements behind it.
+    Estimate,
 }
 
 impl core::fmt::Display for PredictionSource {
@@ -202,6 +209,7 @@ impl core::fmt::Display for PredictionSource {
             Self::AnalyticModel => "analytic_model",
             Self::AnalyticModelPooled => "analytic_model_pooled",
             Self::MeasuredProfile => "measured_profile",
+            Self::Estimate => "estimate",
         })
     }
 }
@@ -237,6 +245,9 @@ pub struct Prediction {
     pub coefficient_source: CoefficientSource,
     /// `analytic_model` (coefficients fitted for this hardware type) or `analytic_model_pooled`.
     pub source: PredictionSource,
+    /// Browser back-ends: dispatches, round trips and first-call compilation next to the compute.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fixed_costs: Option<FixedCosts>,
 }
 
 /// The analytic model with its coefficients.
@@ -283,10 +294,18 @@ impl PerfModel {
         );
         let cost = step_cost(spec, req.precision, req.workload, req.batch_size, req.seq_length)?;
         let (peak_tflops, compute_rate) = device.dense_tflops.for_precision(req.precision);
-        let (mut eff, coefficient_source) = self
+        let browser = self
             .coefficients
-            .efficiency(device.hardware_type, WorkloadClass::of(req.workload))
-            .ok_or(CoreError::MissingCoefficients)?;
+            .browser
+            .as_ref()
+            .filter(|_| device.hardware_type.is_browser());
+        let (mut eff, coefficient_source) = match browser {
+            Some(b) => (b.efficiency(device.hardware_type), CoefficientSource::HardwareType),
+            None => self
+                .coefficients
+                .efficiency(device.hardware_type, WorkloadClass::of(req.workload))
+                .ok_or(CoreError::MissingCoefficients)?,
+        };
         let measured = device.profile == DeviceProfile::Measured;
         if measured {
             // Measured rates are already achieved rates.
@@ -296,7 +315,19 @@ impl PerfModel {
         let compute_s = cost.flops / (peak_tflops * 1e12);
         let memory_s = cost.bytes / (device.memory_bandwidth_gbs * 1e9);
         let (compute_t, memory_t) = (compute_s / eff.compute, memory_s / eff.memory);
-        let step_s = libm::fmax(compute_t, memory_t) + eff.overhead_ms / 1e3;
+        let roofline_s = libm::fmax(compute_t, memory_t);
+        let fixed_costs = browser.map(|b| {
+            browser::fixed_costs(
+                b,
+                device.hardware_type,
+                spec,
+                req.workload,
+                req.precision,
+                round_sig(roofline_s * 1e3),
+            )
+        });
+        let overhead_ms = fixed_costs.map_or(eff.overhead_ms, |f| f.overhead_ms());
+        let step_s = roofline_s + overhead_ms / 1e3;
         let memory_capacity = device.memory_mb();
         let memory_usage = libm::ceil(memory.total_mb());
         Ok(Prediction {
@@ -322,9 +353,11 @@ impl PerfModel {
             coefficient_source,
             source: match coefficient_source {
                 _ if measured => PredictionSource::MeasuredProfile,
+                _ if device.hardware_type == HardwareType::Webnn => PredictionSource::Estimate,
                 CoefficientSource::HardwareType => PredictionSource::AnalyticModel,
                 _ => PredictionSource::AnalyticModelPooled,
             },
+            fixed_costs,
         })
     }
 }

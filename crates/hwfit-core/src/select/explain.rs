@@ -26,6 +26,41 @@ fn rate(p: &Prediction) -> String {
     format!("{:.1} {}", p.throughput, p.throughput_unit)
 }
 
+/// Why a browser back-end with dispatch and round-trip costs ranks where it does, against `first`.
+fn fixed_cost_note(key: &str, q: &Prediction, first: &str, p: &Prediction) -> Option<String> {
+    let f = q.fixed_costs.filter(|f| f.kernels > 0)?;
+    let costs = format!(
+        "{} dispatches × {:.0} µs and {} round trip{} × {:.2} ms = {:.2} ms per step",
+        f.kernels,
+        f.dispatch_ms * 1e3 / f64::from(f.kernels),
+        f.round_trips,
+        if f.round_trips == 1 { "" } else { "s" },
+        f.sync_ms / f64::from(f.round_trips.max(1)),
+        f.overhead_ms()
+    );
+    let first_run = if f.first_run_ms > 0.0 {
+        format!("; its first call also compiles pipelines (+{:.0} ms)", f.first_run_ms)
+    } else {
+        String::new()
+    };
+    Some(if key == first {
+        format!(
+            "{key} pays {costs} on top of {:.2} ms of compute{first_run}.",
+            f.compute_ms
+        )
+    } else if f.compute_ms < p.latency && q.latency > p.latency {
+        format!(
+            "{key}'s {costs} outweigh its faster compute ({:.2} ms against {:.2} ms for {first}){first_run}.",
+            f.compute_ms, p.latency
+        )
+    } else {
+        format!(
+            "{key} pays {costs} on top of {:.2} ms of compute{first_run}.",
+            f.compute_ms
+        )
+    })
+}
+
 /// The explanation of a ranking.
 #[must_use]
 pub fn explain(ranking: &[(String, f64)], all: &BTreeMap<String, CandidateScore>) -> String {
@@ -61,6 +96,12 @@ pub fn explain(ranking: &[(String, f64)], all: &BTreeMap<String, CandidateScore>
             if !others.is_empty() {
                 parts.push(format!("Fallbacks: {}.", others.join(", ")));
             }
+            parts.extend(
+                ranking
+                    .iter()
+                    .filter_map(|(k, _)| Some((k.as_str(), prediction(k)?)))
+                    .filter_map(|(k, q)| fixed_cost_note(k, q, key, p)),
+            );
         }
         None => parts.push(String::from("No candidate can run this request.")),
     }

@@ -143,3 +143,78 @@ fn nothing_eligible_is_an_answer_without_a_recommendation() {
         s.explanation
     );
 }
+
+fn browser_request(caps: &crate::browser::BrowserCapabilities, batch: u32, seq: u32) -> SelectionRequest {
+    SelectionRequest {
+        batch_size: batch,
+        seq_length: seq,
+        mode: Mode::Inference,
+        precision: Precision::Fp32,
+        task_type: None,
+        candidates: crate::browser::browser_candidates(caps, &DeviceCatalog::builtin()),
+    }
+}
+
+#[test]
+fn a_software_webgpu_adapter_never_beats_webassembly() {
+    use crate::browser::{BrowserCapabilities, WebGpuAdapterFacts};
+    let caps = BrowserCapabilities {
+        webgpu: Some(WebGpuAdapterFacts {
+            is_fallback: true,
+            vendor: "google".into(),
+            architecture: "swiftshader".into(),
+            ..Default::default()
+        }),
+        wasm: true,
+        hardware_concurrency: Some(2),
+        ..Default::default()
+    };
+    for model in [
+        "bert-base-uncased",
+        "sentence-transformers/all-MiniLM-L6-v2",
+        "resnet-50",
+    ] {
+        for batch in [1, 64] {
+            let s = select(model, &browser_request(&caps, batch, 128)).unwrap();
+            assert_eq!(
+                s.primary_recommendation.as_deref(),
+                Some("wasm"),
+                "{model} at batch {batch}"
+            );
+        }
+    }
+}
+
+#[test]
+fn fixed_costs_decide_small_steps_and_the_explanation_says_so() {
+    use crate::browser::{BrowserCapabilities, WebGpuAdapterFacts};
+    let caps = BrowserCapabilities {
+        webgpu: Some(WebGpuAdapterFacts {
+            vendor: "nvidia".into(),
+            architecture: "ampere".into(),
+            ..Default::default()
+        }),
+        wasm: true,
+        cross_origin_isolated: true,
+        hardware_concurrency: Some(8),
+        ..Default::default()
+    };
+    // A short sentence through MiniLM: dispatches and the readback outweigh WebGPU's compute.
+    let small = select("sentence-transformers/all-MiniLM-L6-v2", &browser_request(&caps, 1, 8)).unwrap();
+    assert_eq!(small.primary_recommendation.as_deref(), Some("wasm"));
+    assert!(
+        small.explanation.contains("dispatches") && small.explanation.contains("outweigh"),
+        "{}",
+        small.explanation
+    );
+    // Batched, the same model is compute-bound and WebGPU wins.
+    let batched = select(
+        "sentence-transformers/all-MiniLM-L6-v2",
+        &browser_request(&caps, 64, 128),
+    )
+    .unwrap();
+    assert_eq!(batched.primary_recommendation.as_deref(), Some("webgpu"));
+    let p = batched.all_scores["webgpu"].predictions.unwrap();
+    let f = p.fixed_costs.unwrap();
+    assert!(f.kernels > 0 && f.first_run_ms > 0.0 && (p.latency - f.compute_ms - f.overhead_ms()).abs() < 0.01);
+}

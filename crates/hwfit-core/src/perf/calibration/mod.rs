@@ -20,6 +20,8 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use serde::Serialize;
 
+pub mod browser;
+
 use super::fit::{accuracy, cross_validate_by_device, fit, Accuracy, Sample};
 use super::{Coefficients, PerfRequest};
 use crate::csv::Table;
@@ -39,6 +41,10 @@ pub struct MeasuredData<'a> {
     pub mlperf_offline: &'a str,
     /// `webllm_vram_requirements.csv`.
     pub webllm_vram: &'a str,
+    /// `browser_measurements.csv` (WebGPU and WebAssembly timings from public sources).
+    pub browser_measurements: &'a str,
+    /// `browser_cases.csv` (those pairs in the browser step model's terms).
+    pub browser_cases: &'a str,
 }
 
 /// A row left out, and why.
@@ -112,6 +118,8 @@ pub struct CalibrationReport {
     pub in_sample: Accuracy,
     /// Accuracy with each device left out of its own fit.
     pub cross_validated_by_device: Accuracy,
+    /// The browser step model against the WebGPU/WebAssembly pairs.
+    pub browser: browser::BrowserCalibration,
     /// Every sample against the fit.
     pub residuals: Vec<Residual>,
     /// Rows left out, with the reason.
@@ -369,7 +377,14 @@ pub fn calibrate(data: &MeasuredData<'_>) -> Result<CalibrationReport, CoreError
         "{} measurements (llama.cpp llama-bench tg/pp, MLPerf Inference v4.1 Offline) from data/measured/, fitted by hwfit calibrate",
         dataset.samples.len()
     );
-    let coefficients = fit(&dataset.samples, &fitted_on);
+    let mut coefficients = fit(&dataset.samples, &fitted_on);
+    #[cfg(feature = "device-db")]
+    let devices = DeviceCatalog::bundled()?;
+    #[cfg(not(feature = "device-db"))]
+    let devices = DeviceCatalog::builtin();
+    let (cases, browser_excluded) = browser::cases(data.browser_measurements, data.browser_cases, &catalog, &devices)?;
+    let (browser_coefficients, browser) = browser::calibrate_browser(&coefficients, &cases);
+    coefficients.browser = Some(browser_coefficients);
     let residuals = dataset
         .samples
         .iter()
@@ -391,6 +406,12 @@ pub fn calibrate(data: &MeasuredData<'_>) -> Result<CalibrationReport, CoreError
         cross_validated_by_device: cross_validate_by_device(&dataset.samples),
         coefficients,
         memory,
-        excluded: dataset.excluded.into_iter().chain(memory_excluded).collect(),
+        browser,
+        excluded: dataset
+            .excluded
+            .into_iter()
+            .chain(memory_excluded)
+            .chain(browser_excluded)
+            .collect(),
     })
 }
