@@ -320,16 +320,19 @@ mod tests {
         assert_eq!(webgpu_class(&facts("", "", false)), "webgpu-integrated");
     }
 
+    /// Headless Chromium with `--enable-unsafe-webgpu`: the SwiftShader adapter and WebAssembly.
+    fn swiftshader() -> BrowserCapabilities {
+        BrowserCapabilities {
+            webgpu: Some(facts("google", "swiftshader", true)),
+            wasm: true,
+            ..Default::default()
+        }
+    }
+
     #[test]
     fn a_benchmark_turns_the_candidates_into_measured_profiles() {
         let catalog = DeviceCatalog::builtin();
-        let caps = BrowserCapabilities {
-            webgpu: Some(facts("google", "swiftshader", true)),
-            webnn_contexts: Vec::new(),
-            wasm: true,
-            webgl: None,
-            ..Default::default()
-        };
+        let caps = swiftshader();
         let m = |gflops: f64| Measurement {
             matmul_f32_gflops: gflops,
             matmul_f16_gflops: None,
@@ -351,13 +354,7 @@ mod tests {
     #[test]
     fn candidates_follow_the_capabilities() {
         let catalog = DeviceCatalog::builtin();
-        let caps = BrowserCapabilities {
-            webgpu: Some(facts("google", "swiftshader", true)),
-            webnn_contexts: Vec::new(),
-            wasm: true,
-            webgl: None,
-            ..Default::default()
-        };
+        let caps = swiftshader();
         let c = browser_candidates(&caps, &catalog);
         let ids: Vec<&str> = c.iter().map(|c| c.device.id.as_str()).collect();
         assert_eq!(ids, ["webgpu-fallback", "wasm-1t-simd"]);

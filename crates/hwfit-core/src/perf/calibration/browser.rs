@@ -31,7 +31,7 @@ use crate::{Catalog, CoreError, Device, DeviceCatalog, Family, Precision, Subfam
 /// A measured speed-up within this factor of 1 is a tie: no faster back-end to predict.
 const TIE: f64 = 1.10;
 
-/// First-call cost measured by OmniMed3D (browser_measurements.csv rows 1–3): the WebGPU mean over all
+/// First-call cost measured by OmniMed3D (browser_measurements.csv data row 0, its notes): the WebGPU mean over all
 /// 5 iterations was 247.4 ms and over the warm iterations 2–5 177.3 ms, so the first took
 /// 5 × 247.4 − 4 × 177.3 = 527.8 ms, 350.5 ms more than a warm one.
 const OMNIMED_FIRST_RUN_EXTRA_MS: f64 = 5.0 * 247.4 - 4.0 * 177.3 - 177.3;
