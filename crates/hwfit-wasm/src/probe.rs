@@ -217,8 +217,11 @@ fn message(e: &JsValue) -> String {
     }
 }
 
-/// Calls `target[method](...args)` and awaits the promise it returns.
-async fn call_async(target: &JsValue, method: &str, args: &Array) -> Result<JsValue, String> {
+/// An asynchronous browser call under way (or why it could not start).
+type Started = Result<JsFuture, String>;
+
+/// Starts `target[method](...args)`: the browser works on it while the probe does other things.
+fn start(target: &JsValue, method: &str, args: &Array) -> Started {
     let f: Function = get(target, method)
         .dyn_into()
         .map_err(|_| format!("{method} is not a function"))?;
@@ -226,7 +229,12 @@ async fn call_async(target: &JsValue, method: &str, args: &Array) -> Result<JsVa
         .map_err(|e| message(&e))?
         .dyn_into()
         .map_err(|_| format!("{method} did not return a promise"))?;
-    JsFuture::from(promise).await.map_err(|e| message(&e))
+    Ok(JsFuture::from(promise))
+}
+
+/// What a started call resolved to.
+async fn settle(started: Started) -> Result<JsValue, String> {
+    started?.await.map_err(|e| message(&e))
 }
 
 fn object(entries: &[(&str, JsValue)]) -> JsValue {
@@ -241,7 +249,8 @@ fn navigator() -> JsValue {
     get(&js_sys::global(), "navigator")
 }
 
-async fn adapter(gpu: &JsValue, power: &str) -> AdapterProbe {
+/// The adapter of a started `requestAdapter()`.
+async fn adapter(power: &str, request: Started) -> AdapterProbe {
     let mut probe = AdapterProbe {
         power_preference: power.to_owned(),
         available: false,
@@ -254,8 +263,7 @@ async fn adapter(gpu: &JsValue, power: &str) -> AdapterProbe {
         features: Vec::new(),
         limits: BTreeMap::new(),
     };
-    let options = object(&[("powerPreference", JsValue::from_str(power))]);
-    let adapter = match call_async(gpu, "requestAdapter", &Array::of1(&options)).await {
+    let adapter = match settle(request).await {
         Ok(a) if a.is_null() || a.is_undefined() => {
             probe.reason = Some(String::from(
                 "requestAdapter() returned null (no adapter, or WebGPU disabled)",
@@ -293,9 +301,24 @@ async fn adapter(gpu: &JsValue, power: &str) -> AdapterProbe {
     probe
 }
 
-async fn webgpu() -> WebGpuProbe {
+/// The power preferences an adapter is requested with.
+const POWER_PREFERENCES: [&str; 2] = ["high-performance", "low-power"];
+
+/// Starts `requestAdapter()` for each power preference; `None` without `navigator.gpu`.
+fn request_adapters() -> Option<Vec<Started>> {
     let gpu = get(&navigator(), "gpu");
     if gpu.is_undefined() || gpu.is_null() {
+        return None;
+    }
+    let request = |power: &str| {
+        let options = object(&[("powerPreference", JsValue::from_str(power))]);
+        start(&gpu, "requestAdapter", &Array::of1(&options))
+    };
+    Some(POWER_PREFERENCES.iter().map(|p| request(p)).collect())
+}
+
+async fn webgpu(requests: Option<Vec<Started>>) -> WebGpuProbe {
+    let Some(requests) = requests else {
         return WebGpuProbe {
             available: false,
             reason: Some(String::from(
@@ -303,11 +326,11 @@ async fn webgpu() -> WebGpuProbe {
             )),
             adapters: Vec::new(),
         };
+    };
+    let mut adapters = Vec::new();
+    for (power, request) in POWER_PREFERENCES.iter().zip(requests) {
+        adapters.push(adapter(power, request).await);
     }
-    let adapters = vec![
-        adapter(&gpu, "high-performance").await,
-        adapter(&gpu, "low-power").await,
-    ];
     let available = adapters.iter().any(|a| a.available);
     WebGpuProbe {
         available,
@@ -341,9 +364,24 @@ fn op_support(context: &JsValue) -> Option<Value> {
     Some(Value::Object(out))
 }
 
-async fn webnn() -> WebNnProbe {
+/// The WebNN device types a context is asked for.
+const WEBNN_DEVICE_TYPES: [&str; 3] = ["cpu", "gpu", "npu"];
+
+/// Starts `navigator.ml.createContext()` for each device type; `None` without `navigator.ml`.
+fn create_contexts() -> Option<Vec<Started>> {
     let ml = get(&navigator(), "ml");
     if ml.is_undefined() || ml.is_null() {
+        return None;
+    }
+    let create = |device_type: &str| {
+        let options = object(&[("deviceType", JsValue::from_str(device_type))]);
+        start(&ml, "createContext", &Array::of1(&options))
+    };
+    Some(WEBNN_DEVICE_TYPES.iter().map(|t| create(t)).collect())
+}
+
+async fn webnn(requests: Option<Vec<Started>>) -> WebNnProbe {
+    let Some(requests) = requests else {
         return WebNnProbe {
             available: false,
             reason: Some(String::from(
@@ -351,19 +389,18 @@ async fn webnn() -> WebNnProbe {
             )),
             contexts: Vec::new(),
         };
-    }
+    };
     let mut contexts = Vec::new();
-    for device_type in ["cpu", "gpu", "npu"] {
-        let options = object(&[("deviceType", JsValue::from_str(device_type))]);
-        contexts.push(match call_async(&ml, "createContext", &Array::of1(&options)).await {
+    for (device_type, request) in WEBNN_DEVICE_TYPES.iter().zip(requests) {
+        contexts.push(match settle(request).await {
             Ok(context) => WebNnContextProbe {
-                device_type: device_type.to_owned(),
+                device_type: (*device_type).to_owned(),
                 available: true,
                 error: None,
                 op_support: op_support(&context),
             },
             Err(e) => WebNnContextProbe {
-                device_type: device_type.to_owned(),
+                device_type: (*device_type).to_owned(),
                 available: false,
                 error: Some(e),
                 op_support: None,
@@ -425,9 +462,24 @@ fn webgl() -> WebGlProbe {
             return probe;
         }
     };
-    let context = ["webgl2", "webgl"]
+    // WebGL 1 first: every browser with WebGL has it, and its context is the cheaper to create; no
+    // antialiasing, depth or stencil buffers (the probe only reads strings).
+    let attributes = object(&[
+        ("antialias", JsValue::FALSE),
+        ("depth", JsValue::FALSE),
+        ("stencil", JsValue::FALSE),
+        ("alpha", JsValue::FALSE),
+        ("preserveDrawingBuffer", JsValue::FALSE),
+    ]);
+    let context = ["webgl", "webgl2"]
         .iter()
-        .map(|kind| call(&canvas, "getContext", &Array::of1(&JsValue::from_str(kind))))
+        .map(|kind| {
+            call(
+                &canvas,
+                "getContext",
+                &Array::of2(&JsValue::from_str(kind), &attributes),
+            )
+        })
         .find(JsValue::is_object);
     let Some(gl) = context else {
         probe.reason = Some(String::from(
@@ -459,7 +511,11 @@ fn webgl() -> WebGlProbe {
         "getExtension",
         &Array::of1(&JsValue::from_str("WEBGL_lose_context")),
     );
-    call(&lose, "loseContext", &Array::new());
+    // Releasing the context costs milliseconds of the GPU process: after the probe has answered.
+    gloo_timers::callback::Timeout::new(0, move || {
+        call(&lose, "loseContext", &Array::new());
+    })
+    .forget();
     probe
 }
 
@@ -478,24 +534,33 @@ fn wasm() -> WasmProbe {
     }
 }
 
-async fn navigator_info() -> NavigatorProbe {
+/// Starts `navigator.userAgentData.getHighEntropyValues()`; `None` without `userAgentData`.
+fn request_high_entropy_values() -> Option<Started> {
+    let uad = get(&navigator(), "userAgentData");
+    if uad.is_undefined() {
+        return None;
+    }
+    let hints = Array::of4(
+        &"architecture".into(),
+        &"bitness".into(),
+        &"model".into(),
+        &"platformVersion".into(),
+    );
+    Some(start(&uad, "getHighEntropyValues", &Array::of1(&hints)))
+}
+
+async fn navigator_info(high_entropy: Option<Started>) -> NavigatorProbe {
     let nav = navigator();
     let uad = get(&nav, "userAgentData");
-    let user_agent_data = if uad.is_undefined() {
-        None
-    } else {
-        let hints = Array::of4(
-            &"architecture".into(),
-            &"bitness".into(),
-            &"model".into(),
-            &"platformVersion".into(),
-        );
-        let high = call_async(&uad, "getHighEntropyValues", &Array::of1(&hints)).await.ok();
+    let user_agent_data = if let Some(request) = high_entropy {
+        let high = settle(request).await.ok();
         let source = high.unwrap_or_else(|| {
             let f: Option<Function> = get(&uad, "toJSON").dyn_into().ok();
             f.and_then(|f| f.call0(&uad).ok()).unwrap_or(JsValue::UNDEFINED)
         });
         serde_wasm_bindgen::from_value::<Value>(source).ok()
+    } else {
+        None
     };
     let scope = js_sys::global()
         .dyn_ref::<Object>()
@@ -510,14 +575,21 @@ async fn navigator_info() -> NavigatorProbe {
     }
 }
 
-/// Runs every probe; identifies the GPU against `catalog` (the device database once loaded).
+/// Runs every probe; identifies the GPU against `catalog` (the device database once loaded). The
+/// browser's asynchronous calls (adapters, WebNN contexts, high-entropy user-agent values) start
+/// first and run while WebGL and WebAssembly are probed, so the probe takes about its slowest call.
 pub async fn probe(catalog: &hwfit_core::DeviceCatalog) -> CapabilityReport {
+    let adapters = request_adapters();
+    let contexts = create_contexts();
+    let high_entropy = request_high_entropy_values();
+    let webgl = webgl();
+    let wasm = wasm();
     let mut report = CapabilityReport {
-        webgpu: webgpu().await,
-        webnn: webnn().await,
-        webgl: webgl(),
-        wasm: wasm(),
-        navigator: navigator_info().await,
+        webgpu: webgpu(adapters).await,
+        webnn: webnn(contexts).await,
+        webgl,
+        wasm,
+        navigator: navigator_info(high_entropy).await,
         hardware: BTreeMap::new(),
         device_classes: BTreeMap::new(),
         gpu: GpuIdentification::default(),

@@ -311,10 +311,16 @@ pub(crate) struct DeviceKeys {
     gpu_cores: Option<u32>,
 }
 
-/// The resolution index of a device list.
+/// The resolution index of a device list: each device's names read once, and two sorted lookup
+/// tables so a name is resolved by binary search among the few devices that hold its tokens rather
+/// than by reading all ~2,000.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Index {
     keys: Vec<DeviceKeys>,
+    /// (normalized name, device position), sorted: exact names.
+    exact: Vec<(String, u32)>,
+    /// (token, device position), sorted and deduplicated: which devices a token occurs in.
+    postings: Vec<(String, u32)>,
 }
 
 fn names(device: &Device) -> impl Iterator<Item = &str> {
@@ -337,7 +343,7 @@ fn without_gpu_name(name: &str) -> Option<&str> {
 impl Index {
     /// Reads every device's names.
     pub(crate) fn build(devices: &[Device]) -> Self {
-        let keys = devices
+        let keys: Vec<DeviceKeys> = devices
             .iter()
             .map(|d| {
                 let read_names: Vec<NameFacts> = names(d).map(read).collect();
@@ -349,7 +355,56 @@ impl Index {
                 }
             })
             .collect();
-        Self { keys }
+        let position = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
+        let mut exact: Vec<(String, u32)> = keys
+            .iter()
+            .enumerate()
+            .flat_map(|(i, k)| k.exact.iter().map(move |e| (e.clone(), position(i))))
+            .collect();
+        exact.sort_unstable();
+        let mut postings: Vec<(String, u32)> = keys
+            .iter()
+            .enumerate()
+            .flat_map(|(i, k)| {
+                k.names
+                    .iter()
+                    .flat_map(|n| n.tokens.iter())
+                    .map(move |t| (t.clone(), position(i)))
+            })
+            .collect();
+        postings.sort_unstable();
+        postings.dedup();
+        Self { keys, exact, postings }
+    }
+
+    /// The first device (in list order) one of whose names normalizes to `key`.
+    fn exact(&self, key: &str) -> Option<usize> {
+        let at = self.exact.partition_point(|(k, _)| k.as_str() < key);
+        let (k, i) = self.exact.get(at)?;
+        (k == key).then_some(*i as usize)
+    }
+
+    /// The devices (positions, ascending) whose names hold `token`.
+    fn devices_with(&self, token: &str) -> Vec<usize> {
+        let start = self.postings.partition_point(|(t, _)| t.as_str() < token);
+        self.postings[start..]
+            .iter()
+            .take_while(|(t, _)| t == token)
+            .map(|(_, i)| *i as usize)
+            .collect()
+    }
+
+    /// The devices (positions, ascending) whose names, together, hold every token.
+    fn devices_with_all(&self, tokens: &[String]) -> Vec<usize> {
+        let Some((first, rest)) = tokens.split_first() else {
+            return Vec::new();
+        };
+        let mut found = self.devices_with(first);
+        for t in rest {
+            let with = self.devices_with(t);
+            found.retain(|i| with.binary_search(i).is_ok());
+        }
+        found
     }
 }
 
@@ -436,8 +491,7 @@ pub(crate) fn resolution<'a>(devices: &'a [Device], index: &Index, name: &str) -
     if key.is_empty() {
         return Resolution::Unknown;
     }
-    let pairs = || devices.iter().zip(&index.keys);
-    if let Some((d, _)) = pairs().find(|(_, k)| k.exact.contains(&key)) {
+    if let Some(d) = index.exact(&key).and_then(|i| devices.get(i)) {
         return Resolution::Unique(d);
     }
     let wanted = read(name);
@@ -447,7 +501,10 @@ pub(crate) fn resolution<'a>(devices: &'a [Device], index: &Index, name: &str) -
         .iter()
         .enumerate()
         .any(|(i, t)| t.chars().all(|c| c.is_ascii_digit()) && wanted.tokens[..i].contains(t));
-    let mut scored: Vec<(usize, &Device, &DeviceKeys)> = pairs()
+    let mut scored: Vec<(usize, &Device, &DeviceKeys)> = index
+        .devices_with_all(&wanted.tokens)
+        .into_iter()
+        .filter_map(|i| Some((devices.get(i)?, index.keys.get(i)?)))
         .filter_map(|(d, k)| score(d, k, &wanted).map(|s| (s, d, k)))
         .collect();
     scored.sort_by_key(|(s, _, _)| *s);
