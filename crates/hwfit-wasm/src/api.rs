@@ -15,8 +15,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
-use crate::bench::BenchmarkReport;
-use crate::convert::{core_error, from_js, to_js};
+use hwfit_js::{core_error, from_js, to_js, BenchmarkReport};
 
 type JsResult = Result<JsValue, JsValue>;
 
@@ -47,7 +46,7 @@ async fn page_calibration() -> Result<Rc<BenchmarkReport>, JsValue> {
     if let Some(report) = CALIBRATION.with_borrow(Clone::clone) {
         return Ok(report);
     }
-    let report = Rc::new(crate::bench::run(&crate::bench::BenchmarkOptions::default()).await?);
+    let report = Rc::new(crate::bench::run(JsValue::UNDEFINED).await?);
     CALIBRATION.with_borrow_mut(|slot| *slot = Some(Rc::clone(&report)));
     Ok(report)
 }

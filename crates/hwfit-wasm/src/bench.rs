@@ -1,116 +1,68 @@
-//! `benchmark()`: the same WGSL module as the native side (hwfit-bench's `shaders/microbench.wgsl`)
-//! through wgpu's WebGPU back-end, and the CPU kernel compiled to wasm, with the browser's sampling
-//! (`BenchConfig::browser`: ≥ 5 ms per sample, median of 3, 16 MiB copies) to stay near a second
-//! even on a software adapter.
+//! `benchmark()`: the package's benchmark module (`bench/hwfit_bench.js`, crate `hwfit-wasm-bench`:
+//! the WGSL microbenchmark through wgpu's WebGPU back-end and the CPU kernel compiled to wasm),
+//! imported on first use so this module stays small. The `linked-benchmark` feature links it in
+//! instead (the browser tests, which have no package around them, use it).
 
-use hwfit_bench::{cpu, BenchConfig};
-use hwfit_core::Measurement;
-use serde::{Deserialize, Serialize};
+use hwfit_js::{from_js, to_js, BenchmarkReport};
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{from_js, to_js};
-
-#[derive(Deserialize, Default)]
-#[cfg_attr(feature = "typegen", derive(schemars::JsonSchema))]
-#[serde(deny_unknown_fields, default, rename_all = "camelCase")]
-pub(crate) struct BenchmarkOptions {
-    /// Skip the GPU part.
-    no_gpu: bool,
-    /// Skip the CPU part.
-    no_cpu: bool,
-    /// `high-performance` (default) or `low-power`.
-    power_preference: Option<String>,
-}
-
-/// `benchmark()`'s answer; read back as a calibration (`predict(request, {calibration})`).
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "typegen", derive(schemars::JsonSchema))]
-#[serde(default, deny_unknown_fields, rename_all = "camelCase")]
-pub(crate) struct BenchmarkReport {
-    /// The WGSL microbenchmark on the WebGPU adapter (absent when it could not run: see `gpuError`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) gpu: Option<Measurement>,
-    /// Why there is no GPU figure.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) gpu_error: Option<String>,
-    /// The CPU kernel compiled to wasm (one thread; absent with `noCpu`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) cpu: Option<Measurement>,
-}
-
-/// Which adapter to ask for.
-#[derive(Clone, Copy)]
-enum Power {
-    High,
-    Low,
-}
-
-#[cfg(not(feature = "gpu-benchmark"))]
-#[allow(clippy::unused_async)]
-async fn gpu_measurement(_power: Power, _config: &BenchConfig) -> Result<Measurement, String> {
-    Err(String::from(
-        "this build of hwfit has no GPU benchmark (feature gpu-benchmark off)",
-    ))
-}
-
-#[cfg(feature = "gpu-benchmark")]
-async fn gpu_measurement(power: Power, config: &BenchConfig) -> Result<Measurement, String> {
-    use hwfit_bench::gpu;
-    let navigator = js_sys::Reflect::get(&js_sys::global(), &"navigator".into()).unwrap_or(JsValue::UNDEFINED);
-    let gpu = js_sys::Reflect::get(&navigator, &"gpu".into()).unwrap_or(JsValue::UNDEFINED);
-    if gpu.is_undefined() || gpu.is_null() {
-        return Err(String::from(
-            "navigator.gpu is absent (WebGPU not supported or not enabled here)",
-        ));
+#[cfg(not(feature = "linked-benchmark"))]
+#[wasm_bindgen(inline_js = "let loading;
+function load() {
+  loading ??= (async () => {
+    const module = await import(new URL('../../bench/hwfit_bench.js', import.meta.url).href);
+    const wasm = new URL('../../bench/hwfit_bench_bg.wasm', import.meta.url);
+    if (wasm.protocol === 'file:') {
+      const fs = 'node:fs/promises';
+      const { readFile } = await import(/* webpackIgnore: true */ /* @vite-ignore */ fs);
+      await module.default({ module_or_path: await readFile(wasm) });
+    } else {
+      await module.default({ module_or_path: wasm });
     }
-    let mut desc = wgpu::InstanceDescriptor::new_without_display_handle();
-    desc.backends = wgpu::Backends::BROWSER_WEBGPU;
-    let instance = wgpu::Instance::new(desc);
-    let adapter = instance
-        .request_adapter(&wgpu::RequestAdapterOptions {
-            power_preference: match power {
-                Power::High => wgpu::PowerPreference::HighPerformance,
-                Power::Low => wgpu::PowerPreference::LowPower,
-            },
-            ..Default::default()
-        })
-        .await
-        .map_err(|e| format!("no WebGPU adapter: {e}"))?;
-    gpu::run(&adapter, config).await.map_err(|e| e.to_string())
+    return module;
+  })();
+  loading.catch(() => { loading = undefined; });
+  return loading;
+}
+export async function runBenchmark(options) {
+  let module;
+  try {
+    module = await load();
+  } catch (e) {
+    throw new Error(`benchmark: the benchmark module (bench/hwfit_bench.js beside hwfit.js) could not be loaded: ${e && e.message || e}`);
+  }
+  return module.runBenchmark(options);
+}")]
+extern "C" {
+    /// The benchmark module's `runBenchmark(options)`, the module imported and instantiated once
+    /// (in node from the file beside this one). Its errors (a `TypeError` for a wrong option, a
+    /// `RangeError` for a wrong `powerPreference`) come through as they are.
+    #[wasm_bindgen(catch, js_name = runBenchmark)]
+    async fn run_benchmark(options: JsValue) -> Result<JsValue, JsValue>;
 }
 
-/// Runs the microbenchmarks: `{noGpu?, noCpu?, powerPreference?}` → `{gpu, gpuError?, cpu}`.
+/// The benchmark module's report.
+#[cfg(not(feature = "linked-benchmark"))]
+pub(crate) async fn run(options: JsValue) -> Result<BenchmarkReport, JsValue> {
+    from_js(run_benchmark(options).await?, "benchmark")
+}
+
+/// The benchmark, linked in.
+#[cfg(feature = "linked-benchmark")]
+pub(crate) async fn run(options: JsValue) -> Result<BenchmarkReport, JsValue> {
+    let options = if options.is_undefined() || options.is_null() {
+        hwfit_js::BenchmarkOptions::default()
+    } else {
+        from_js(options, "benchmark")?
+    };
+    hwfit_wasm_bench::run(&options).await
+}
+
+/// Runs the microbenchmarks: `{noGpu?, noCpu?, powerPreference?}` → `{gpu, gpuError?, cpu}`. The
+/// benchmark module (≈ 60 KB gzip) is imported on the first call.
 #[wasm_bindgen(unchecked_return_type = "BenchmarkReport")]
 pub async fn benchmark(
     #[wasm_bindgen(unchecked_param_type = "BenchmarkOptions")] options: Option<JsValue>,
 ) -> Result<JsValue, JsValue> {
-    let options: BenchmarkOptions = match options {
-        Some(o) if !o.is_undefined() && !o.is_null() => from_js(o, "benchmark")?,
-        _ => BenchmarkOptions::default(),
-    };
-    to_js(&run(&options).await?)
-}
-
-/// The microbenchmarks, as `benchmark()` and `{calibrate: true}` run them.
-pub(crate) async fn run(options: &BenchmarkOptions) -> Result<BenchmarkReport, JsValue> {
-    let power = match options.power_preference.as_deref() {
-        None | Some("high-performance") => Power::High,
-        Some("low-power") => Power::Low,
-        Some(other) => {
-            return Err(crate::convert::range_error(&format!(
-                "benchmark: powerPreference must be 'high-performance' or 'low-power', not '{other}'"
-            )))
-        }
-    };
-    let config = BenchConfig::browser();
-    let (gpu, gpu_error) = if options.no_gpu {
-        (None, None)
-    } else {
-        match gpu_measurement(power, &config).await {
-            Ok(m) => (Some(m), None),
-            Err(e) => (None, Some(e)),
-        }
-    };
-    let cpu = (!options.no_cpu).then(|| cpu::run(&config));
-    Ok(BenchmarkReport { gpu, gpu_error, cpu })
+    to_js(&run(options.unwrap_or(JsValue::UNDEFINED)).await?)
 }

@@ -5,7 +5,6 @@
 
 mod api;
 mod bench;
-mod convert;
 mod probe;
 #[cfg(all(test, feature = "typegen"))]
 mod typegen;
@@ -30,7 +29,7 @@ pub fn start() {
 /// hardware run on the devices this probe found.
 #[wasm_bindgen(unchecked_return_type = "CapabilityReport")]
 pub async fn probe() -> Result<JsValue, JsValue> {
-    convert::to_js(&api::probe_here().await?)
+    hwfit_js::to_js(&api::probe_here().await?)
 }
 
 /// The version of this package.

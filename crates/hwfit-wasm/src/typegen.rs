@@ -60,7 +60,7 @@ fn definitions() -> BTreeMap<String, Value> {
         api::DistributedPlanRequest => "DistributedPlanRequest", api::ResourcePoolRequest => "ResourcePoolRequest",
         api::RecommendRequest => "RecommendRequest", api::CompatibleRequest => "CompatibleRequest",
         api::TemplateRequest => "TemplateRequest", crate::api::ConfigureOptions => "ConfigureOptions",
-        crate::bench::BenchmarkOptions => "BenchmarkOptions", crate::api::AnswerOptions => "AnswerOptions",
+        hwfit_js::BenchmarkOptions => "BenchmarkOptions", crate::api::AnswerOptions => "AnswerOptions",
     }
     written! {
         hwfit_core::Classification => "Classification", hwfit_core::catalog::CatalogSummary<'_> => "CatalogSummary",
@@ -73,7 +73,7 @@ fn definitions() -> BTreeMap<String, Value> {
         hwfit_core::plan::pool::ResourcePoolConfig => "ResourcePoolConfig",
         hwfit_core::plan::recommend::TaskRecommendations => "TaskRecommendations",
         hwfit_core::plan::recommend::CompatibleModels => "CompatibleModels", api::TemplateDecision => "TemplateDecision",
-        crate::probe::CapabilityReport => "CapabilityReport", crate::bench::BenchmarkReport => "BenchmarkReport",
+        crate::probe::CapabilityReport => "CapabilityReport", hwfit_js::BenchmarkReport => "BenchmarkReport",
     }
     let mut defs = BTreeMap::new();
     for (mut g, side) in [(requests, "request"), (answers, "answer")] {

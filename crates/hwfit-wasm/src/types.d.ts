@@ -116,6 +116,7 @@ export interface BatchSizes {
     batchSizes: Record<string, MapEntry>;
 }
 
+/** Options of `benchmark()`. */
 export interface BenchmarkOptions {
     /** Skip the CPU part. */
     noCpu?: boolean;

@@ -69,8 +69,9 @@ async fn time_the_questions() {
         hwfit_wasm::predict(request, JsValue::UNDEFINED).await.expect("predict");
     };
     let on_device = per_call(on_device).await;
+    console_log!("the device database: {rows} devices");
     console_log!(
-        "timings (ms): load the {rows}-row device database {:.1}; probe {:.1}; first select {:.2} (probe → first recommendation {:.1}); repeated select {repeated_select:.3}; predict on a hardware type {predict:.3}; predict on a database device {on_device:.3}",
+        "timings (ms): load the device database {:.1}; probe {:.1}; first select {:.2}; probe → first recommendation {:.1}; repeated select {repeated_select:.3}; predict on a hardware type {predict:.3}; predict on a database device {on_device:.3}",
         t1 - t0,
         t2 - t1,
         t3 - t2,

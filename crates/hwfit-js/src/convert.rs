@@ -78,16 +78,19 @@ fn without_position(e: &serde_json::Error) -> String {
 }
 
 /// A JS `Error`.
+#[must_use]
 pub fn error(message: &str) -> JsValue {
     js_sys::Error::new(message).into()
 }
 
 /// A JS `TypeError`.
+#[must_use]
 pub fn type_error(message: &str) -> JsValue {
     js_sys::TypeError::new(message).into()
 }
 
 /// A JS `RangeError`.
+#[must_use]
 pub fn range_error(message: &str) -> JsValue {
     js_sys::RangeError::new(message).into()
 }
@@ -99,6 +102,7 @@ pub fn range_error(message: &str) -> JsValue {
 /// An unknown enum value in an input object (`hardware: "tpu"`, `precision: "fp12"`) never reaches
 /// this function: the enum's `Deserialize` refuses it while [`from_js`] reads the object, so it is a
 /// `TypeError`, like every other wrong shape.
+#[must_use]
 pub fn core_error(e: &CoreError) -> JsValue {
     match e {
         // As in the platform (`new Intl.NumberFormat("en", {style: "x"})`), a value outside the
