@@ -302,6 +302,10 @@ pub struct MatrixArgs {
     /// Print JSON (the default when --output is not given).
     #[arg(long)]
     pub json: bool,
+    /// Also draw the predictor guide's five charts (hardware comparison, batch-size scaling,
+    /// efficiency relative to CPU, memory, precision impact) as SVG files in DIR.
+    #[arg(long, value_name = "DIR")]
+    pub visualize: Option<PathBuf>,
 }
 
 /// Arguments of `hwfit map`.

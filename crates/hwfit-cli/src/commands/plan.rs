@@ -41,6 +41,9 @@ pub fn matrix(args: &MatrixArgs) -> Result<()> {
         },
         &[],
     )?;
+    if let Some(dir) = &args.visualize {
+        write_charts(&m, dir)?;
+    }
     if args.json || args.output.is_some() {
         return emit(&m, args.output.as_deref());
     }
@@ -90,6 +93,18 @@ pub fn matrix(args: &MatrixArgs) -> Result<()> {
         }
     }
     output::text(&table.to_string());
+    Ok(())
+}
+
+/// Writes the predictor guide's five charts of `m` into `dir` (created if needed) as SVG files, and
+/// says so on stderr (stdout may carry the JSON).
+fn write_charts(m: &hwfit_core::plan::matrix::PredictionMatrix, dir: &Path) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    for chart in hwfit_charts::matrix_charts(m) {
+        let path = dir.join(format!("{}.svg", chart.kind.file_stem()));
+        std::fs::write(&path, &chart.svg).with_context(|| format!("cannot write {}", path.display()))?;
+        output::note(&format!("wrote {} ({})", path.display(), chart.title));
+    }
     Ok(())
 }
 

@@ -45,6 +45,44 @@ fn matrix_writes_a_file() {
 }
 
 #[test]
+fn matrix_visualize_writes_the_five_charts() {
+    let dir = tempfile::tempdir().unwrap();
+    let charts = dir.path().join("charts");
+    let v = run_json(&[
+        "matrix",
+        "--models",
+        "bert-base-uncased,gpt2",
+        "--hardware",
+        "cuda,cpu,webgpu",
+        "--precision",
+        "fp32,fp16",
+        "--json",
+        "--visualize",
+        charts.to_str().unwrap(),
+    ]);
+    assert_eq!(v["models"].as_object().unwrap().len(), 2, "stdout stays the JSON");
+    for stem in [
+        "hardware_comparison",
+        "batch_scaling",
+        "efficiency",
+        "memory",
+        "precision_impact",
+    ] {
+        let svg = std::fs::read_to_string(charts.join(format!("{stem}.svg"))).unwrap();
+        assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""), "{stem}");
+        assert!(svg.ends_with("</svg>"), "{stem}");
+        assert!(
+            svg.contains(r#"class="y-label""#) && svg.contains(r#"class="legend-entry""#),
+            "{stem}"
+        );
+    }
+    let comparison = std::fs::read_to_string(charts.join("hardware_comparison.svg")).unwrap();
+    assert!(comparison.contains(r#"data-series="webgpu" data-category="gpt2""#));
+    let precision = std::fs::read_to_string(charts.join("precision_impact.svg")).unwrap();
+    assert!(precision.contains(r#"data-series="fp16""#));
+}
+
+#[test]
 fn map_json() {
     insta::assert_json_snapshot!(run_json(&["map", "--hardware", "cuda,cpu,mps", "--json"]));
 }
