@@ -80,9 +80,25 @@ test("predict, select and matrix", async () => {
   const s = await hwfit.select({ modelName: "bert-base-uncased", hardware: "cpu,cuda", batchSize: 16 });
   assert.equal(s.primaryRecommendation, "cuda");
   assert.ok(s.allScores.cpu.predictions.latency > s.allScores.cuda.predictions.latency);
-  const m = hwfit.matrix({ models: ["gpt2"], hardware: ["wasm"], batchSizes: [1], precisions: ["fp32", "q4_k_m"] });
+  const m = await hwfit.matrix({ models: ["gpt2"], hardware: ["wasm"], batchSizes: [1], precisions: ["fp32", "q4_k_m"] });
   const cells = m.models["openai-community/gpt2"].predictions.wasm["1"];
   assert.ok("q4_k_m" in cells && "fp32" in cells, JSON.stringify(Object.keys(cells)));
+});
+
+test("charts: the five charts of a matrix, from the package's charts module", async () => {
+  const request = { models: ["gpt2", "bert-base-uncased"], hardware: ["cpu", "cuda", "wasm"], precisions: ["fp32", "fp16"] };
+  const { matrix, charts } = await hwfit.charts(request);
+  assert.deepEqual(charts.map((c) => c.kind), ["hardware_comparison", "batch_scaling", "efficiency", "memory", "precision_impact"]);
+  for (const c of charts) {
+    assert.match(c.svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"[^>]*role="img"/);
+    assert.ok(c.svg.includes(`<title id="chart-title">${c.title}</title>`), c.kind);
+  }
+  assert.deepEqual(matrix, await hwfit.matrix(request), "the matrix drawn is matrix()'s answer");
+  const drawn = charts[0].svg.match(/data-series="cuda" data-category="gpt2" data-value="([^"]+)"/);
+  assert.ok(drawn, "the cuda bar of gpt2");
+  assert.equal(Number(drawn[1]), matrix.models["openai-community/gpt2"].predictions.cuda["1"].fp32.throughput);
+  await assert.rejects(hwfit.charts({ models: ["no-such-model-xyz"] }), (e) => e instanceof Error && /no-such-model-xyz/.test(e.message));
+  await assert.rejects(hwfit.charts({ model: "gpt2" }), TypeError);
 });
 
 test("every question of the core is an export", async () => {

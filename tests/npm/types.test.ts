@@ -2,7 +2,7 @@
 // --strict`: the generated types must describe the exports as apps call them, and refuse what the
 // exports refuse.
 import * as hwfit from "hwfit";
-import type { PredictAnswer, Selection, SelectRequest, CapabilityReport, HardwareType } from "hwfit";
+import type { PredictAnswer, Selection, SelectRequest, CapabilityReport, HardwareType, ChartsAnswer } from "hwfit";
 
 export async function typed(): Promise<void> {
   const request: SelectRequest = { modelName: "bert-base-uncased", hardware: ["cpu", "cuda"], batchSize: 8 };
@@ -16,9 +16,11 @@ export async function typed(): Promise<void> {
   const simd: boolean = caps.wasm.simd;
   const models = hwfit.models({ family: "vision" }).map((m) => m.name);
   const all = hwfit.models().length + hwfit.devices().length;
-  const cell = hwfit.matrix({ models: ["gpt2"], precisions: ["q4_k_m"] }).models["gpt2"];
+  const cell = (await hwfit.matrix({ models: ["gpt2"], precisions: ["q4_k_m"] })).models["gpt2"];
+  const drawn: ChartsAnswer = await hwfit.charts({ models: ["gpt2"], hardware: ["cpu", "cuda"] });
+  const svg: string = drawn.charts[0].svg;
   hwfit.configure({ selectionConfig: null });
-  void [primary, score, throughput, kind, simd, models, all, cell];
+  void [primary, score, throughput, kind, simd, models, all, cell, svg];
 
   // @ts-expect-error JS field names are camelCase
   await hwfit.select({ model_name: "gpt2" });

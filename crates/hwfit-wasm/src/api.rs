@@ -319,11 +319,66 @@ pub async fn analyze(
     answer_here(request, options, "analyze", Hwfit::analyze).await
 }
 
-/// Predictions for models × hardware × batch sizes × precisions.
+/// Predictions for models × hardware × batch sizes × precisions, on the targets named or on this
+/// browser's devices.
 #[wasm_bindgen(unchecked_return_type = "PredictionMatrix")]
-pub fn matrix(#[wasm_bindgen(unchecked_param_type = "MatrixRequest | undefined")] request: JsValue) -> JsResult {
-    let (h, r) = read::<MatrixRequest>(or_empty(request), "matrix")?;
-    reply(h.matrix(&r, &[]))
+pub async fn matrix(
+    #[wasm_bindgen(unchecked_param_type = "MatrixRequest | undefined")] request: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "AnswerOptions | undefined")] options: JsValue,
+) -> JsResult {
+    answer_here(
+        or_empty(request),
+        options,
+        "matrix",
+        |h: &Hwfit, r: &MatrixRequest, local| h.matrix(r, local),
+    )
+    .await
+}
+
+/// `charts()`'s answer: the matrix and its five charts.
+#[derive(Serialize)]
+#[cfg_attr(feature = "typegen", derive(schemars::JsonSchema))]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct ChartsAnswer {
+    /// The prediction matrix the charts draw.
+    matrix: hwfit_core::plan::matrix::PredictionMatrix,
+    /// Hardware comparison, batch-size scaling, efficiency, memory, precision impact.
+    charts: Vec<hwfit_js::ChartSvg>,
+}
+
+/// The predictor guide's five charts (SVG, the same drawing as `hwfit matrix --visualize`) of the
+/// matrix `matrix(request)` answers, with that matrix. The charts module (≈ 30 KB gzip) is imported
+/// on the first call.
+#[wasm_bindgen(unchecked_return_type = "ChartsAnswer")]
+pub async fn charts(
+    #[wasm_bindgen(unchecked_param_type = "MatrixRequest | undefined")] request: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "AnswerOptions | undefined")] options: JsValue,
+) -> JsResult {
+    let request: MatrixRequest = from_js(or_empty(request), "charts")?;
+    let options: AnswerOptions = from_js(or_empty(options), "charts")?;
+    let _ = ensure_database().await;
+    let local = if request.needs_local() {
+        local_for(&options).await?
+    } else {
+        Rc::new(Vec::new())
+    };
+    let matrix = hwfit()?.matrix(&request, &local).map_err(|e| core_error(&e))?;
+    let charts = draw(&matrix).await?;
+    to_js(&ChartsAnswer { matrix, charts })
+}
+
+/// The charts module's drawing of `matrix`.
+#[cfg(not(feature = "linked-modules"))]
+async fn draw(matrix: &hwfit_core::plan::matrix::PredictionMatrix) -> Result<Vec<hwfit_js::ChartSvg>, JsValue> {
+    let drawn = crate::modules::call_module("charts", "drawCharts", to_js(matrix)?).await?;
+    from_js(drawn, "charts")
+}
+
+/// The charts, linked in.
+#[cfg(feature = "linked-modules")]
+#[allow(clippy::unused_async)]
+async fn draw(matrix: &hwfit_core::plan::matrix::PredictionMatrix) -> Result<Vec<hwfit_js::ChartSvg>, JsValue> {
+    Ok(hwfit_wasm_charts::draw(matrix))
 }
 
 /// The selection map: families × size categories × batch sizes × modes.

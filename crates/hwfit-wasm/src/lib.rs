@@ -5,6 +5,7 @@
 
 mod api;
 mod bench;
+mod modules;
 mod probe;
 #[cfg(all(test, feature = "typegen"))]
 mod typegen;
@@ -13,8 +14,8 @@ mod types;
 use wasm_bindgen::prelude::*;
 
 pub use api::{
-    analyze, batch_select, classify, compat, compatible, configure, devices, distributed, load_device_database, map,
-    matrix, model, models, predict, recommend, resource_pool, resources, select, template,
+    analyze, batch_select, charts, classify, compat, compatible, configure, devices, distributed, load_device_database,
+    map, matrix, model, models, predict, recommend, resource_pool, resources, select, template,
 };
 pub use bench::benchmark;
 

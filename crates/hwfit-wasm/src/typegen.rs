@@ -73,6 +73,7 @@ fn definitions() -> BTreeMap<String, Value> {
         hwfit_core::plan::pool::ResourcePoolConfig => "ResourcePoolConfig",
         hwfit_core::plan::recommend::TaskRecommendations => "TaskRecommendations",
         hwfit_core::plan::recommend::CompatibleModels => "CompatibleModels", api::TemplateDecision => "TemplateDecision",
+        crate::api::ChartsAnswer => "ChartsAnswer", hwfit_js::ChartSvg => "ChartSvg",
         crate::probe::CapabilityReport => "CapabilityReport", hwfit_js::BenchmarkReport => "BenchmarkReport",
     }
     let mut defs = BTreeMap::new();

@@ -209,6 +209,27 @@ export type Cell = {
     error: string;
 };
 
+/** One of the predictor guide's five charts, as SVG text. */
+export interface ChartSvg {
+    /**
+     * `hardware_comparison`, `batch_scaling`, `efficiency`, `memory` or `precision_impact` (the
+     * CLI's file names).
+     */
+    kind: string;
+    /** The SVG document. */
+    svg: string;
+    /** The chart's title (also its accessible name). */
+    title: string;
+}
+
+/** `charts()`'s answer: the matrix and its five charts. */
+export interface ChartsAnswer {
+    /** Hardware comparison, batch-size scaling, efficiency, memory, precision impact. */
+    charts: ChartSvg[];
+    /** The prediction matrix the charts draw. */
+    matrix: PredictionMatrix;
+}
+
 /** The classifier's answer (IPFS Accelerate's result structure, plus the recommended template). */
 export interface Classification {
     /** The individual analyses. */

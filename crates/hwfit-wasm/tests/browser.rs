@@ -212,3 +212,32 @@ async fn calibration_predicts_on_the_rates_measured_here() {
     let e = hwfit_wasm::predict(request(), bad).await.unwrap_err();
     assert!(e.is_instance_of::<js_sys::TypeError>(), "{e:?}");
 }
+
+#[wasm_bindgen_test]
+async fn charts_draw_the_matrix_on_this_browsers_devices() {
+    let request = js_sys::JSON::parse(r#"{"models": ["bert-base-uncased"], "batchSizes": [1, 8, 64]}"#).unwrap();
+    let answer = hwfit_wasm::charts(request, JsValue::UNDEFINED).await.expect("charts");
+    let charts = array(&get(&answer, "charts"));
+    let kinds: Vec<String> = charts.iter().map(|c| get(c, "kind").as_string().unwrap()).collect();
+    assert_eq!(
+        kinds,
+        [
+            "hardware_comparison",
+            "batch_scaling",
+            "efficiency",
+            "memory",
+            "precision_impact"
+        ]
+    );
+    // No hardware named: the probed devices, as in select().
+    let platforms = array(&get(&answer, "matrix.hardwarePlatforms"));
+    let platforms: Vec<String> = platforms.iter().map(|p| p.as_string().unwrap()).collect();
+    assert!(platforms.contains(&"wasm".to_owned()), "{platforms:?}");
+    assert_eq!(platforms.contains(&"webgpu".to_owned()), EXPECT_WEBGPU, "{platforms:?}");
+    let scaling = get(&charts[1], "svg").as_string().unwrap();
+    assert!(scaling.starts_with("<svg") && scaling.contains(r#"data-series="wasm""#));
+    assert_eq!(scaling.matches("<circle").count(), 3 * platforms.len());
+    let bad = js_sys::JSON::parse(r#"{"models": ["bert-base-uncased"], "batchSizes": [0]}"#).unwrap();
+    let e = hwfit_wasm::charts(bad, JsValue::UNDEFINED).await.unwrap_err();
+    assert!(e.is_instance_of::<js_sys::RangeError>(), "{e:?}");
+}

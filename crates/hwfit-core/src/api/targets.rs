@@ -155,7 +155,8 @@ targeted!(
     super::PredictRequest,
     super::SelectRequest,
     super::BatchSelectRequest,
-    super::AnalyzeRequest
+    super::AnalyzeRequest,
+    super::MatrixRequest
 );
 
 /// The candidates a request is about. Named types, devices and a device spec win; with none named,

@@ -14,7 +14,8 @@ use crate::{CoreError, Family, Mode, Precision, Workload};
 
 /// One cell: a prediction, or why there is none.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "camel-case", serde(rename_all_fields(serialize = "camelCase")))]
+// Read back in camelCase too: the npm package's charts module reads the matrix the questions wrote.
+#[cfg_attr(feature = "camel-case", serde(rename_all_fields = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum Cell {
@@ -42,7 +43,7 @@ pub enum Cell {
 
 /// One model's row.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
+#[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ModelRow {
     /// Model name.
@@ -55,7 +56,7 @@ pub struct ModelRow {
 
 /// The matrix.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
+#[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct PredictionMatrix {
     /// Mode.
