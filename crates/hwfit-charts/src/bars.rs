@@ -37,10 +37,11 @@ impl Bars {
         let per_group = BAR * series.len().max(1) as f64 + GROUP_GAP;
         let plot_width = (per_group * categories.len() as f64).max(360.0);
         let longest = categories.iter().map(|c| c.chars().count()).max().unwrap_or(0) as f64;
-        let long = longest > 12.0;
-        // Labels rotated by 30° reach ~5.6 px per character left and ~3.3 px down.
-        let label_room = if long { 24.0 + 3.3 * longest } else { 40.0 };
         let group_width = plot_width / categories.len().max(1) as f64;
+        // A label wider than its group (~6.5 px per character at 12 px) is rotated by 30°; then it
+        // reaches ~5.6 px per character left and ~3.3 px down.
+        let long = longest * 6.5 > group_width - 4.0;
+        let label_room = if long { 24.0 + 3.3 * longest } else { 40.0 };
         let overhang = if long {
             (5.6 * longest - group_width / 2.0 - AXIS_WIDTH + 8.0).max(0.0)
         } else {

@@ -23,40 +23,68 @@ pub fn does_not_fit(p: &Prediction) -> String {
 }
 
 fn rate(p: &Prediction) -> String {
-    format!("{:.1} {}", p.throughput, p.throughput_unit)
+    format!("{} {}", sig(p.throughput), p.throughput_unit)
+}
+
+/// Three significant figures at most, never an exponent: 1489, 21.9, 6.73, 0.00117.
+fn sig(v: f64) -> String {
+    let a = v.abs();
+    let decimals = if a >= 100.0 || a == 0.0 {
+        0
+    } else if a >= 10.0 {
+        1
+    } else if a >= 1.0 {
+        2
+    } else {
+        (2 - libm::floor(libm::log10(a)) as i32).clamp(3, 9) as usize
+    };
+    format!("{v:.decimals$}")
+}
+
+/// A duration: milliseconds, or seconds from 10 s on.
+fn duration(ms: f64) -> String {
+    if ms >= 10_000.0 {
+        format!("{} s", sig(ms / 1e3))
+    } else {
+        format!("{} ms", sig(ms))
+    }
 }
 
 /// Why a browser back-end with dispatch and round-trip costs ranks where it does, against `first`.
 fn fixed_cost_note(key: &str, q: &Prediction, first: &str, p: &Prediction) -> Option<String> {
     let f = q.fixed_costs.filter(|f| f.kernels > 0)?;
     let costs = format!(
-        "{} dispatches × {:.0} µs and {} round trip{} × {:.2} ms = {:.2} ms per step",
+        "{} dispatches × {:.0} µs and {} round trip{} × {} = {} per step",
         f.kernels,
         f.dispatch_ms * 1e3 / f64::from(f.kernels),
         f.round_trips,
         if f.round_trips == 1 { "" } else { "s" },
-        f.sync_ms / f64::from(f.round_trips.max(1)),
-        f.overhead_ms()
+        duration(f.sync_ms / f64::from(f.round_trips.max(1))),
+        duration(f.overhead_ms())
     );
     let first_run = if f.first_run_ms > 0.0 {
-        format!("; its first call also compiles pipelines (+{:.0} ms)", f.first_run_ms)
+        format!(
+            "; its first call also compiles pipelines (+{})",
+            duration(f.first_run_ms)
+        )
     } else {
         String::new()
     };
     Some(if key == first {
         format!(
-            "{key} pays {costs} on top of {:.2} ms of compute{first_run}.",
-            f.compute_ms
+            "{key} pays {costs} on top of {} of compute{first_run}.",
+            duration(f.compute_ms)
         )
     } else if f.compute_ms < p.latency && q.latency > p.latency {
         format!(
-            "{key}'s {costs} outweigh its faster compute ({:.2} ms against {:.2} ms for {first}){first_run}.",
-            f.compute_ms, p.latency
+            "{key}'s {costs} outweigh its faster compute ({} against {} for {first}){first_run}.",
+            duration(f.compute_ms),
+            duration(p.latency)
         )
     } else {
         format!(
-            "{key} pays {costs} on top of {:.2} ms of compute{first_run}.",
-            f.compute_ms
+            "{key} pays {costs} on top of {} of compute{first_run}.",
+            duration(f.compute_ms)
         )
     })
 }
@@ -70,9 +98,9 @@ pub fn explain(ranking: &[(String, f64)], all: &BTreeMap<String, CandidateScore>
         Some((key, p)) => {
             let device = all.get(key.as_str()).map_or("", |s| s.device.as_str());
             parts.push(format!(
-                "{key} ({device}) ranks first: predicted {}, {:.2} ms per step, {} of {} memory ({}-bound).",
+                "{key} ({device}) ranks first: predicted {}, {} per step, {} of {} memory ({}-bound).",
                 rate(p),
-                p.latency,
+                duration(p.latency),
                 gb(p.memory_usage),
                 gb(p.memory_capacity),
                 p.bound
@@ -84,9 +112,9 @@ pub fn explain(ranking: &[(String, f64)], all: &BTreeMap<String, CandidateScore>
                     let q = prediction(k)?;
                     let ratio = p.throughput / q.throughput;
                     let relation = if ratio >= 1.05 {
-                        format!("{ratio:.1}× slower")
+                        format!("{}× slower", sig(ratio))
                     } else if ratio <= 0.95 {
-                        format!("{:.1}× faster but scored lower", 1.0 / ratio)
+                        format!("{}× faster but scored lower", sig(1.0 / ratio))
                     } else {
                         String::from("about as fast")
                     };

@@ -1,0 +1,321 @@
+//! The devtools demo page in headless Chromium: the probe panel, the recommendation against the
+//! library's own answer, charts, a dropped config.json, a bad model name, the measure button, the
+//! time to the first recommendation and the bytes transferred (printed, not asserted), screenshots.
+//! Run by `scripts/test-page` (it builds `pkg/` first): `cargo test -p hwfit-webdriver -- --ignored`.
+#![allow(
+    clippy::print_stdout,
+    reason = "the timings, bytes and screenshot paths are reported on stdout"
+)]
+
+use std::net::{SocketAddr, TcpListener as StdListener};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+
+fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+/// Where screenshots go: `$HWFIT_SCREENSHOT_DIR`, else `screenshots/` in the cargo target dir.
+fn screenshot_dir() -> PathBuf {
+    std::env::var_os("HWFIT_SCREENSHOT_DIR").map_or_else(
+        || {
+            let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| workspace().join("target"), PathBuf::from);
+            target.join("screenshots")
+        },
+        PathBuf::from,
+    )
+}
+
+/// The repository over HTTP on a free loopback port (the page imports `../pkg/hwfit.js`), gzipped
+/// as any production server would, so the transferred bytes are what a visitor downloads.
+async fn serve() -> SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let app = axum::Router::new()
+        .fallback_service(tower_http::services::ServeDir::new(workspace()))
+        .layer(tower_http::compression::CompressionLayer::new());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    addr
+}
+
+/// chromedriver on a free port, killed when dropped.
+struct Driver {
+    child: Child,
+    port: u16,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn chromedriver() -> Driver {
+    let port = StdListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let path = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
+    let child = Command::new(&path)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {path}: {e}"));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "chromedriver did not listen on {port}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Driver { child, port }
+}
+
+/// A browser session with the capabilities of `webdriver/<file>` (the ones the wasm browser tests
+/// use), at `width`×`height`.
+async fn browser(driver: &Driver, file: &str, width: u32, height: u32) -> Client {
+    let text = std::fs::read_to_string(workspace().join("webdriver").join(file)).unwrap();
+    let mut caps: serde_json::Map<String, Value> = serde_json::from_str(&text).unwrap();
+    let args = caps["goog:chromeOptions"]["args"].as_array_mut().unwrap();
+    args.push(json!(format!("--window-size={width},{height}")));
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{}", driver.port))
+        .await
+        .expect("a chromedriver session")
+}
+
+async fn script(c: &Client, js: &str) -> Value {
+    c.execute(js, vec![]).await.unwrap_or_else(|e| panic!("{js}: {e}"))
+}
+
+/// Runs `body` (JS awaiting `window.hwfit`) in the page and returns what it resolves to.
+async fn library(c: &Client, body: &str) -> Value {
+    let js = format!(
+        "const done = arguments[0]; (async () => {{ {body} }})().then(done, (e) => done({{error: String(e)}}));"
+    );
+    let v = c
+        .execute_async(&js, vec![])
+        .await
+        .unwrap_or_else(|e| panic!("{body}: {e}"));
+    assert!(v.get("error").is_none(), "{body}: {v}");
+    v
+}
+
+/// Waits until `#status` says `state` (or the page failed).
+async fn wait_for_state(c: &Client, state: &str, timeout: Duration) {
+    let deadline = Instant::now() + timeout;
+    loop {
+        let now = script(c, "const s = document.getElementById('status'); return [s.dataset.state, s.textContent, document.getElementById('error').textContent];").await;
+        if now[0] == state {
+            return;
+        }
+        assert_ne!(now[0], "failed", "the page failed: {now}");
+        assert!(Instant::now() < deadline, "waited {timeout:?} for '{state}': {now}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+async fn text(c: &Client, css: &str) -> String {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .text()
+        .await
+        .unwrap()
+}
+
+async fn attribute(c: &Client, css: &str, name: &str) -> Option<String> {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .attr(name)
+        .await
+        .unwrap()
+}
+
+async fn submit(c: &Client) {
+    c.find(Locator::Id("recommend")).await.unwrap().click().await.unwrap();
+}
+
+async fn set_model(c: &Client, name: &str) {
+    let input = c.find(Locator::Id("model-name")).await.unwrap();
+    input.clear().await.unwrap();
+    input.send_keys(name).await.unwrap();
+}
+
+/// Waits until `css` exists.
+async fn wait_for(c: &Client, css: &str) {
+    c.wait()
+        .at_most(Duration::from_secs(60))
+        .for_element(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("waiting for {css}: {e}"));
+}
+
+async fn screenshot(c: &Client, name: &str) {
+    let dir = screenshot_dir();
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, c.screenshot().await.unwrap()).unwrap();
+    println!("screenshot: {}", path.display());
+}
+
+#[tokio::test]
+#[ignore = "needs pkg/ and chromedriver: scripts/test-page"]
+async fn the_page_with_webgpu() {
+    let addr = serve().await;
+    let driver = chromedriver();
+    let c = browser(&driver, "webgpu.json", 1280, 2200).await;
+    c.goto(&format!("http://{addr}/www/")).await.unwrap();
+    wait_for_state(&c, "ready", Duration::from_secs(60)).await;
+
+    // The probe panel: SwiftShader is WebGPU's software fallback adapter, identified as such.
+    assert!(text(&c, "#webgpu").await.contains("fallback adapter"));
+    assert_eq!(
+        attribute(&c, "#webgpu .adapter", "data-fallback").await.as_deref(),
+        Some("true")
+    );
+    assert_eq!(
+        attribute(&c, "#gpu .big", "data-confidence").await.as_deref(),
+        Some("software")
+    );
+    assert!(text(&c, "#gpu").await.contains("SwiftShader"));
+
+    // The recommendation equals the library's own answer to the same request.
+    let request =
+        r#"{modelName: "bert-base-uncased", batchSize: 1, sequenceLength: 128, precision: "fp32", mode: "inference"}"#;
+    let answer = library(&c, &format!(
+        "const r = {request}; const [s, p] = await Promise.all([hwfit.select(r), hwfit.predict(r)]);
+         return {{primary: s.primaryRecommendation, throughput: Object.fromEntries(Object.entries(p.predictions).map(([k, v]) => [k, v.throughput]))}};"
+    ))
+    .await;
+    assert_eq!(answer["primary"], "wasm", "SwiftShader must not win over WASM");
+    assert_eq!(
+        attribute(&c, "#primary", "data-hardware").await.as_deref(),
+        Some("wasm")
+    );
+    let rows = script(&c, "return [...document.querySelectorAll('#candidates tbody tr')].map((r) => [r.dataset.key, Number(r.dataset.throughput)]);").await;
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), answer["throughput"].as_object().unwrap().len(), "{rows:?}");
+    for row in rows {
+        let key = row[0].as_str().unwrap();
+        assert_eq!(
+            row[1], answer["throughput"][key],
+            "{key}: the page shows the library's number"
+        );
+    }
+    let explanation = text(&c, "#explanation").await;
+    assert!(explanation.contains("dispatches"), "{explanation}");
+
+    // Charts: throughput against batch size per back-end, memory, precision.
+    wait_for(&c, "#chart-list figure[data-kind='batch_scaling'] svg").await;
+    let kinds = script(
+        &c,
+        "return [...document.querySelectorAll('#chart-list figure')].map((f) => f.dataset.kind);",
+    )
+    .await;
+    assert_eq!(kinds, json!(["batch_scaling", "memory", "precision_impact"]));
+    let series = script(&c, "return [...document.querySelectorAll(\"figure[data-kind='batch_scaling'] .legend-entry\")].map((e) => e.textContent);").await;
+    assert_eq!(series, json!(["webgpu", "wasm"]));
+
+    // Timings and bytes: benchmark figures, printed.
+    let timings = script(&c, "return window.hwfitTimings;").await;
+    let bytes = script(&c, "return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource')).reduce((a, e) => a + (e.transferSize || 0), 0);").await;
+    let by_file = script(&c, "return performance.getEntriesByType('resource').map((e) => [e.name.replace(location.origin, ''), e.transferSize]);").await;
+    println!(
+        "page timings: init() {:.1} ms, device database {:.1} ms, probe {:.1} ms, first answer {:.1} ms; init() → first recommendation {:.1} ms; transferred {bytes} bytes (gzip): {by_file}",
+        timings["initMs"].as_f64().unwrap(),
+        timings["databaseMs"].as_f64().unwrap(),
+        timings["probeMs"].as_f64().unwrap(),
+        timings["answerMs"].as_f64().unwrap(),
+        timings["firstRecommendationMs"].as_f64().unwrap()
+    );
+    screenshot(&c, "desktop.png").await;
+
+    // A bad model name: a readable error, and the page still answers afterwards.
+    set_model(&c, "definitely-not-a-model-zzz").await;
+    submit(&c).await;
+    wait_for(&c, "#error:not([hidden])").await;
+    let error = text(&c, "#error").await;
+    assert!(error.contains("definitely-not-a-model-zzz"), "{error}");
+    set_model(&c, "gpt2").await;
+    submit(&c).await;
+    c.wait()
+        .at_most(Duration::from_secs(30))
+        .for_element(Locator::Css("#error[hidden]"))
+        .await
+        .unwrap();
+    wait_for(&c, "#candidates tbody tr").await;
+    assert!(text(&c, "#answer").await.contains("gpt2"));
+
+    // A dropped config.json is used: the model's source says so.
+    let config = workspace().join("tests/fixtures/hf_configs/whisper-base.json");
+    c.find(Locator::Id("config-file"))
+        .await
+        .unwrap()
+        .send_keys(config.to_str().unwrap())
+        .await
+        .unwrap();
+    wait_for(&c, "#drop-zone[data-loaded]").await;
+    wait_for(&c, ".model-source[data-kind='hf_config']").await;
+    assert!(text(&c, "#config-status").await.contains("whisper"));
+
+    // Measure: the benchmark runs and the predictions' source changes to the measured profile.
+    c.find(Locator::Id("clear-config"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    c.find(Locator::Id("measure")).await.unwrap().click().await.unwrap();
+    wait_for_state(&c, "measured", Duration::from_secs(120)).await;
+    let sources = script(&c, "return [...document.querySelectorAll('#before-after tbody tr')].map((r) => [r.dataset.key, r.dataset.sourceBefore, r.dataset.sourceAfter]);").await;
+    let wasm = sources
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r[0] == "wasm")
+        .expect("a wasm row");
+    assert_ne!(wasm[1], "measured_profile");
+    assert_eq!(wasm[2], "measured_profile");
+    assert!(text(&c, "#measured").await.contains("GFLOP/s"));
+
+    // Phone width.
+    c.set_window_size(390, 2400).await.unwrap();
+    screenshot(&c, "phone.png").await;
+    let overflow = script(
+        &c,
+        "return document.documentElement.scrollWidth - document.documentElement.clientWidth;",
+    )
+    .await;
+    assert!(
+        overflow.as_f64().unwrap() <= 1.0,
+        "the page scrolls sideways at phone width by {overflow} px"
+    );
+    c.close().await.unwrap();
+}
+
+#[tokio::test]
+#[ignore = "needs pkg/ and chromedriver: scripts/test-page"]
+async fn the_page_without_webgpu() {
+    let addr = serve().await;
+    let driver = chromedriver();
+    let c = browser(&driver, "plain.json", 1280, 1600).await;
+    c.goto(&format!("http://{addr}/www/")).await.unwrap();
+    wait_for_state(&c, "ready", Duration::from_secs(60)).await;
+    let webgpu = text(&c, "#webgpu").await;
+    assert!(webgpu.contains("WebGPU is unavailable"), "{webgpu}");
+    assert_eq!(
+        attribute(&c, "#primary", "data-hardware").await.as_deref(),
+        Some("wasm")
+    );
+    let keys = script(
+        &c,
+        "return [...document.querySelectorAll('#candidates tbody tr')].map((r) => r.dataset.key);",
+    )
+    .await;
+    assert_eq!(keys, json!(["wasm"]));
+    c.close().await.unwrap();
+}
