@@ -58,6 +58,9 @@ pub enum Command {
     Detect(DetectArgs),
     /// Serve the REST API (IPFS Accelerate's hardware-selection API) over HTTP.
     Serve(ServeArgs),
+    /// The benchmark database: import measurements, list, count, export.
+    #[command(subcommand)]
+    Db(DbCommand),
 }
 
 /// Arguments of `hwfit serve`.
@@ -522,4 +525,72 @@ pub struct ResourcesArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// Where the benchmark database is.
+#[derive(Debug, Args)]
+pub struct DatabaseArg {
+    /// A SQLite file (created if missing) or a postgres:// URL (default: `$HWFIT_DATABASE`, else
+    /// `benchmarks.sqlite` in hwfit's data directory).
+    #[arg(long, value_name = "PATH|URL", env = "HWFIT_DATABASE")]
+    pub database: Option<String>,
+}
+
+/// `hwfit db` subcommands.
+#[derive(Debug, clap::Subcommand)]
+pub enum DbCommand {
+    /// Import measurement files (data/measured CSVs, IPFS Accelerate's aggregated_benchmarks.json,
+    /// hwfit's export); re-importing adds nothing, a malformed row is reported with its line.
+    Import {
+        /// The files.
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        database: DatabaseArg,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List measurements, newest first.
+    List {
+        /// Model name contains this.
+        #[arg(long)]
+        model: Option<String>,
+        /// Hardware type.
+        #[arg(long)]
+        hardware: Option<String>,
+        /// Device id or name contains this.
+        #[arg(long)]
+        device: Option<String>,
+        /// Runtime.
+        #[arg(long)]
+        runtime: Option<String>,
+        /// At most this many.
+        #[arg(long, default_value_t = 50)]
+        limit: usize,
+        #[command(flatten)]
+        database: DatabaseArg,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Count what the database holds.
+    Stats {
+        #[command(flatten)]
+        database: DatabaseArg,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Export every measurement (JSON imports back with `hwfit db import`).
+    Export {
+        /// json or csv.
+        #[arg(long, default_value = "json", value_parser = ["json", "csv"])]
+        format: String,
+        /// Write here instead of printing.
+        #[arg(long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        #[command(flatten)]
+        database: DatabaseArg,
+    },
 }

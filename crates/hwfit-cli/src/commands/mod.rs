@@ -3,6 +3,7 @@
 mod calibrate;
 mod classify;
 mod compat;
+mod db;
 mod detect;
 mod devices;
 mod models;
@@ -28,6 +29,7 @@ pub fn run(cli: &Cli) -> Result<()> {
         Command::Calibrate(args) => calibrate::run(args),
         Command::Select(args) => select::run(args),
         Command::Batch(args) => select::batch(args),
+        Command::Db(command) => db::run(command),
         Command::Analyze(args) => predict::analyze(args),
         Command::Matrix(args) => plan::matrix(args),
         Command::Map(args) => plan::map(args),

@@ -1,0 +1,203 @@
+//! One measurement, in the one schema every source is imported into.
+
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::DbError;
+
+/// One measurement: what ran (model), where (device, hardware type, runtime), how (precision,
+/// workload, batch, sequence), what was measured (throughput, latency, memory) and where the figure
+/// comes from (`source`: a URL or reference, or "measured here" with `host` facts).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BenchmarkRecord {
+    /// The model as measured (a Hub id or the source's name).
+    pub model_name: String,
+    /// Its family, when hwfit knows the model (`text_generation`, `embedding`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_family: Option<String>,
+    /// Parameters, millions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_parameters_m: Option<f64>,
+    /// Architecture facts (hwfit's model spec as JSON), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model_architecture: Option<serde_json::Value>,
+    /// hwfit's device id when the device resolves, else the device as the source names it.
+    pub device: String,
+    /// The device as the source names it.
+    pub device_name: String,
+    /// A measured profile (rates measured on the device) instead of a catalog device.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device_profile: Option<serde_json::Value>,
+    /// Devices used together (1 unless the source says otherwise).
+    #[serde(default = "one")]
+    pub device_count: u32,
+    /// `cuda`, `rocm`, `mps`, `cpu`, `openvino`, `webgpu`, `webnn`, `wasm`, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hardware_type: Option<String>,
+    /// `llama.cpp`, `TensorRT-LLM`, `PyTorch`, `ONNX Runtime`, `tract`, `transformers.js`, `web-llm` …
+    pub runtime: String,
+    /// `fp32`, `fp16`, `int8`, `q4_k_m` …
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub precision: Option<String>,
+    /// `forward`, `prefill`, `decode`, `train-step`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workload: Option<String>,
+    /// Items per step.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch_size: Option<u32>,
+    /// Tokens per sequence.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sequence_length: Option<u32>,
+    /// Items or tokens per second.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub throughput: Option<f64>,
+    /// `items/s`, `tokens/s`, `samples/s` …
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub throughput_unit: Option<String>,
+    /// Mean latency per step, ms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_mean_ms: Option<f64>,
+    /// Median latency, ms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_p50_ms: Option<f64>,
+    /// 90th-percentile latency, ms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_p90_ms: Option<f64>,
+    /// Memory, MB.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_mb: Option<f64>,
+    /// A URL or reference, or "measured here".
+    pub source: String,
+    /// Host facts for measurements taken here (CPU, cores, memory, OS, hwfit version).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<serde_json::Value>,
+    /// When it was measured (RFC 3339 or the date the source gives).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub measured_at: Option<String>,
+    /// What else the source says (metric, conditions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub notes: Option<String>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+impl BenchmarkRecord {
+    /// A record with the required fields and nothing measured yet.
+    #[must_use]
+    pub fn new(model_name: &str, device_name: &str, runtime: &str, source: &str) -> Self {
+        Self {
+            model_name: model_name.into(),
+            model_family: None,
+            model_parameters_m: None,
+            model_architecture: None,
+            device: device_name.into(),
+            device_name: device_name.into(),
+            device_profile: None,
+            device_count: 1,
+            hardware_type: None,
+            runtime: runtime.into(),
+            precision: None,
+            workload: None,
+            batch_size: None,
+            sequence_length: None,
+            throughput: None,
+            throughput_unit: None,
+            latency_mean_ms: None,
+            latency_p50_ms: None,
+            latency_p90_ms: None,
+            memory_mb: None,
+            source: source.into(),
+            host: None,
+            measured_at: None,
+            notes: None,
+        }
+    }
+
+    /// Checks what storage relies on: names present, something measured, every number finite and
+    /// positive, counts at least 1.
+    pub fn validate(&self) -> Result<(), DbError> {
+        let bad = |m: String| Err(DbError::InvalidRecord(m));
+        for (field, value) in [
+            ("model_name", &self.model_name),
+            ("device", &self.device),
+            ("device_name", &self.device_name),
+            ("runtime", &self.runtime),
+            ("source", &self.source),
+        ] {
+            if value.trim().is_empty() {
+                return bad(format!("{field} is empty"));
+            }
+        }
+        let numbers = [
+            ("throughput", self.throughput),
+            ("latency_mean_ms", self.latency_mean_ms),
+            ("latency_p50_ms", self.latency_p50_ms),
+            ("latency_p90_ms", self.latency_p90_ms),
+            ("memory_mb", self.memory_mb),
+            ("model_parameters_m", self.model_parameters_m),
+        ];
+        for (field, value) in numbers {
+            if let Some(v) = value {
+                if !(v.is_finite() && v > 0.0) {
+                    return bad(format!("{field} must be a positive number, not {v}"));
+                }
+            }
+        }
+        if numbers[..5].iter().all(|(_, v)| v.is_none()) {
+            return bad(String::from(
+                "nothing measured: a record needs a throughput, a latency or a memory figure",
+            ));
+        }
+        if self.device_count == 0 || self.batch_size == Some(0) || self.sequence_length == Some(0) {
+            return bad(String::from("device_count, batch_size and sequence_length must be ≥ 1"));
+        }
+        Ok(())
+    }
+
+    /// The content key: SHA-256 of the record's canonical JSON. The same measurement imported twice
+    /// has the same key, so the database keeps it once.
+    #[must_use]
+    pub fn key(&self) -> String {
+        // serde_json writes struct fields in declaration order and `Value` maps sorted: canonical.
+        let text = serde_json::to_string(self).unwrap_or_default();
+        let digest = Sha256::digest(text.as_bytes());
+        digest.iter().fold(String::with_capacity(64), |mut hex, b| {
+            let _ = write!(hex, "{b:02x}");
+            hex
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_needs_a_measurement_and_sane_numbers() {
+        let mut r = BenchmarkRecord::new("gpt2", "cpu", "tract", "measured here");
+        assert!(r.validate().unwrap_err().to_string().contains("nothing measured"));
+        r.throughput = Some(12.5);
+        r.validate().unwrap();
+        r.latency_mean_ms = Some(-1.0);
+        assert!(r.validate().unwrap_err().to_string().contains("latency_mean_ms"));
+        r.latency_mean_ms = None;
+        r.batch_size = Some(0);
+        assert!(r.validate().is_err());
+    }
+
+    #[test]
+    fn the_key_follows_the_content() {
+        let mut a = BenchmarkRecord::new("gpt2", "cpu", "tract", "measured here");
+        a.throughput = Some(1.0);
+        let b = a.clone();
+        assert_eq!(a.key(), b.key());
+        assert_eq!(a.key().len(), 64);
+        a.throughput = Some(2.0);
+        assert_ne!(a.key(), b.key());
+    }
+}

@@ -1,0 +1,198 @@
+//! The embedded backend: one SQLite file (rusqlite, SQLite compiled in), nothing to start.
+
+use std::fmt::Write as _;
+
+use rusqlite::types::Value as SqlValue;
+use rusqlite::{params_from_iter, Connection, OptionalExtension, Row};
+
+use crate::columns::{cells, record, Cell, Columns};
+use crate::schema::{latest, COLUMNS, MIGRATIONS};
+use crate::store::{tally, Filter, Inserted, Stats, Store};
+use crate::{BenchmarkRecord, DbError};
+
+/// A benchmark database in a SQLite file (or in memory).
+pub struct SqliteStore {
+    conn: Connection,
+}
+
+impl SqliteStore {
+    /// Opens `path` (`:memory:` for a throwaway database), creating it and applying the missing
+    /// migrations.
+    pub fn open(path: &str) -> Result<Self, DbError> {
+        let conn = if path == ":memory:" {
+            Connection::open_in_memory()?
+        } else {
+            if let Some(dir) = std::path::Path::new(path)
+                .parent()
+                .filter(|d| !d.as_os_str().is_empty())
+            {
+                std::fs::create_dir_all(dir).map_err(|source| DbError::Io {
+                    path: dir.display().to_string(),
+                    source,
+                })?;
+            }
+            Connection::open(path)?
+        };
+        conn.busy_timeout(std::time::Duration::from_secs(10))?;
+        let mut store = Self { conn };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    /// The schema version the database is at.
+    pub fn schema_version(&self) -> Result<u32, DbError> {
+        Ok(self
+            .conn
+            .query_row("SELECT COALESCE(MAX(version), 0) FROM schema_migrations", [], |r| {
+                r.get(0)
+            })?)
+    }
+
+    fn migrate(&mut self) -> Result<(), DbError> {
+        self.conn.execute_batch(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+        )?;
+        let found = self.schema_version()?;
+        if found > latest() {
+            return Err(DbError::NewerSchema { found, known: latest() });
+        }
+        for m in MIGRATIONS.iter().filter(|m| m.version > found) {
+            let tx = self.conn.transaction()?;
+            tx.execute_batch(m.sqlite)?;
+            tx.execute(
+                "INSERT INTO schema_migrations (version, name, applied_at) VALUES (?1, ?2, datetime('now'))",
+                (m.version, m.name),
+            )?;
+            tx.commit()?;
+        }
+        Ok(())
+    }
+}
+
+fn value(cell: Cell) -> SqlValue {
+    match cell {
+        Cell::Text(t) => t.map_or(SqlValue::Null, SqlValue::Text),
+        Cell::Real(v) => v.map_or(SqlValue::Null, SqlValue::Real),
+        Cell::Int(v) => v.map_or(SqlValue::Null, SqlValue::Integer),
+    }
+}
+
+impl Columns for Row<'_> {
+    fn text(&self, i: usize) -> Result<Option<String>, DbError> {
+        Ok(self.get(i)?)
+    }
+    fn real(&self, i: usize) -> Result<Option<f64>, DbError> {
+        Ok(self.get(i)?)
+    }
+    fn int(&self, i: usize) -> Result<Option<i64>, DbError> {
+        Ok(self.get(i)?)
+    }
+}
+
+impl Store for SqliteStore {
+    fn insert(&mut self, records: &[BenchmarkRecord], imported_from: &str) -> Result<Inserted, DbError> {
+        for r in records {
+            r.validate()?;
+        }
+        let placeholders: Vec<String> = (1..=COLUMNS.len() + 3).map(|i| format!("?{i}")).collect();
+        let sql = format!(
+            "INSERT INTO benchmark_results (record_key, {}, imported_from, imported_at) VALUES ({}) ON CONFLICT (record_key) DO NOTHING",
+            COLUMNS.join(", "),
+            placeholders.join(", ")
+        );
+        let tx = self.conn.transaction()?;
+        let now: String = tx.query_row("SELECT strftime('%Y-%m-%dT%H:%M:%SZ', 'now')", [], |r| r.get(0))?;
+        let mut inserted = Inserted::default();
+        {
+            let mut statement = tx.prepare(&sql)?;
+            for r in records {
+                let mut row = vec![SqlValue::Text(r.key())];
+                row.extend(cells(r).into_iter().map(value));
+                row.push(SqlValue::Text(imported_from.into()));
+                row.push(SqlValue::Text(now.clone()));
+                if statement.execute(params_from_iter(row))? == 1 {
+                    inserted.added += 1;
+                } else {
+                    inserted.duplicates += 1;
+                }
+            }
+        }
+        tx.commit()?;
+        Ok(inserted)
+    }
+
+    fn list(&mut self, filter: &Filter) -> Result<Vec<BenchmarkRecord>, DbError> {
+        let mut clauses = Vec::new();
+        let mut args: Vec<SqlValue> = Vec::new();
+        let mut like = |column: &str, value: &Option<String>, exact: bool| {
+            if let Some(v) = value {
+                if exact {
+                    clauses.push(format!("LOWER({column}) = LOWER(?{})", args.len() + 1));
+                    args.push(SqlValue::Text(v.clone()));
+                } else {
+                    clauses.push(format!("LOWER({column}) LIKE ?{}", args.len() + 1));
+                    args.push(SqlValue::Text(format!("%{}%", v.to_lowercase())));
+                }
+            }
+        };
+        like("model_name", &filter.model, false);
+        like("hardware_type", &filter.hardware_type, true);
+        like("device || ' ' || device_name", &filter.device, false);
+        like("runtime", &filter.runtime, true);
+        let mut sql = format!("SELECT id, {} FROM benchmark_results", COLUMNS.join(", "));
+        if !clauses.is_empty() {
+            sql.push_str(" WHERE ");
+            sql.push_str(&clauses.join(" AND "));
+        }
+        sql.push_str(" ORDER BY id DESC");
+        if let Some(n) = filter.limit {
+            let _ = write!(sql, " LIMIT {n}");
+        }
+        let mut statement = self.conn.prepare(&sql)?;
+        let mut rows = statement.query(params_from_iter(args))?;
+        let mut out = Vec::new();
+        while let Some(row) = rows.next()? {
+            out.push(record(row)?);
+        }
+        Ok(out)
+    }
+
+    fn stats(&mut self) -> Result<Stats, DbError> {
+        let mut statement = self
+            .conn
+            .prepare("SELECT COALESCE(hardware_type, 'unknown'), runtime, imported_from, model_name, device FROM benchmark_results")?;
+        let rows: Vec<[String; 5]> = statement
+            .query_map([], |r| Ok([r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?]))?
+            .collect::<Result<_, _>>()?;
+        let distinct = |i: usize| {
+            rows.iter()
+                .map(|r| r[i].as_str())
+                .collect::<std::collections::BTreeSet<_>>()
+                .len()
+        };
+        Ok(Stats {
+            schema_version: self.schema_version()?,
+            records: rows.len(),
+            models: distinct(3),
+            devices: distinct(4),
+            by_hardware_type: tally(rows.iter().map(|r| r[0].as_str())),
+            by_runtime: tally(rows.iter().map(|r| r[1].as_str())),
+            by_import: tally(rows.iter().map(|r| r[2].as_str())),
+        })
+    }
+}
+
+impl SqliteStore {
+    /// Whether a record with this content key is stored.
+    pub fn contains(&self, record: &BenchmarkRecord) -> Result<bool, DbError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT 1 FROM benchmark_results WHERE record_key = ?1",
+                [record.key()],
+                |_| Ok(()),
+            )
+            .optional()?
+            .is_some())
+    }
+}

@@ -1,0 +1,85 @@
+//! The storage trait every backend implements, and what it answers.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::{BenchmarkRecord, DbError};
+
+/// What an insert did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Inserted {
+    /// New records.
+    pub added: usize,
+    /// Records the database already had (same content key).
+    pub duplicates: usize,
+}
+
+/// Which records `list` returns (every field optional; all given must match).
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// Model name contains this (case-insensitive).
+    pub model: Option<String>,
+    /// Hardware type equals this.
+    pub hardware_type: Option<String>,
+    /// Device id or name contains this (case-insensitive).
+    pub device: Option<String>,
+    /// Runtime equals this (case-insensitive).
+    pub runtime: Option<String>,
+    /// At most this many, newest first.
+    pub limit: Option<usize>,
+}
+
+/// What the database holds.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Stats {
+    /// The schema version.
+    pub schema_version: u32,
+    /// Records.
+    pub records: usize,
+    /// Distinct models.
+    pub models: usize,
+    /// Distinct devices.
+    pub devices: usize,
+    /// Records per hardware type (`unknown` when not resolved).
+    pub by_hardware_type: BTreeMap<String, usize>,
+    /// Records per runtime.
+    pub by_runtime: BTreeMap<String, usize>,
+    /// Records per imported file (or `hwfit bench`).
+    pub by_import: BTreeMap<String, usize>,
+}
+
+/// A benchmark database.
+pub trait Store {
+    /// Inserts `records` in one transaction (all or nothing), skipping those already stored;
+    /// `imported_from` names their file.
+    fn insert(&mut self, records: &[BenchmarkRecord], imported_from: &str) -> Result<Inserted, DbError>;
+    /// The records `filter` selects, newest first.
+    fn list(&mut self, filter: &Filter) -> Result<Vec<BenchmarkRecord>, DbError>;
+    /// Counts.
+    fn stats(&mut self) -> Result<Stats, DbError>;
+}
+
+/// Opens (creating and migrating) the database `url` names: a `postgres://` / `postgresql://` URL
+/// (or a `host=… user=…` connection string), or a SQLite file path (`sqlite://PATH` or a plain path).
+pub fn open(url: &str) -> Result<Box<dyn Store>, DbError> {
+    if url.starts_with("postgres://") || url.starts_with("postgresql://") || url.starts_with("host=") {
+        return Ok(Box::new(crate::PostgresStore::open(url)?));
+    }
+    if let Some((scheme, _)) = url.split_once("://") {
+        if scheme != "sqlite" {
+            return Err(DbError::UnsupportedUrl(url.into()));
+        }
+    }
+    let path = url.strip_prefix("sqlite://").unwrap_or(url);
+    Ok(Box::new(crate::SqliteStore::open(path)?))
+}
+
+/// Counts of `key` over `items`.
+pub(crate) fn tally<'a>(items: impl Iterator<Item = &'a str>) -> BTreeMap<String, usize> {
+    let mut out = BTreeMap::new();
+    for item in items {
+        *out.entry(item.to_owned()).or_insert(0) += 1;
+    }
+    out
+}

@@ -1,0 +1,94 @@
+//! The SQLite store and the importers on the real files of `data/measured/`.
+
+use hwfit_db::{export, read_file, read_text, DbError, SqliteStore};
+
+mod contract;
+
+use contract::measured;
+
+#[test]
+fn sqlite_keeps_the_storage_contract() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bench.sqlite");
+    let mut store = SqliteStore::open(path.to_str().unwrap()).unwrap();
+    let total = contract::storage_contract(&mut store);
+    // Reopening keeps everything (the file is the database).
+    drop(store);
+    let mut reopened = hwfit_db::open(path.to_str().unwrap()).unwrap();
+    assert_eq!(reopened.stats().unwrap().records, total);
+    assert!(matches!(hwfit_db::open("mysql://x"), Err(DbError::UnsupportedUrl(_))));
+}
+
+#[test]
+fn tables_that_are_not_measurements_are_refused_by_name() {
+    for file in ["hardware_specs.csv", "browser_cases.csv"] {
+        let e = read_file(&measured(file)).unwrap_err();
+        assert!(matches!(e, DbError::Format { .. }), "{file}: {e}");
+        assert!(e.to_string().contains("not a measurement table"), "{e}");
+    }
+    let e = read_text("x.json", "{\"a\": 1}").unwrap_err();
+    assert!(e.to_string().contains("aggregated_benchmarks.json"), "{e}");
+}
+
+#[test]
+fn a_malformed_row_is_reported_by_line_and_the_rest_kept() {
+    let text = "source,source_ref,model,params,precision,model_size_GB,hardware,hardware_kind,n_devices,batch_size,metric,value,units,framework,notes\n\
+        s,r,Llama 3 8B,8B,GGUF Q4_K_M,4.6,RTX 4090,gpu,1,1,tg128,127.7,t/s,llama.cpp,\n\
+        s,r,Llama 3 8B,8B,GGUF Q4_K_M,4.6,RTX 4090,gpu,1,1,pp512,not-a-number,t/s,llama.cpp,\n\
+        s,r,Llama 3 8B,8B,GGUF Q4_K_M,4.6,RTX 4090,gpu,one,1,pp512,9000,t/s,llama.cpp,\n\
+        s,r,Llama 3 8B,8B,GGUF Q4_K_M,4.6,RTX 4090,gpu,1,1,pp512,6899.7,t/s,llama.cpp,\n";
+    let read = read_text("table.csv", text).unwrap();
+    assert_eq!(read.records.len(), 2);
+    assert_eq!(read.rejected.len(), 2);
+    assert_eq!(read.rejected[0].at, "line 3");
+    assert!(
+        read.rejected[0].reason.contains("value 'not-a-number'"),
+        "{:?}",
+        read.rejected
+    );
+    assert_eq!(read.rejected[1].at, "line 4");
+    assert!(read.rejected[1].reason.contains("n_devices"));
+    assert_eq!(read.records[0].precision.as_deref(), Some("q4_k_m"));
+    assert_eq!(read.records[1].sequence_length, Some(512));
+}
+
+#[test]
+fn ipfs_accelerate_aggregated_results_import() {
+    let json = r#"{
+      "inference": {"embedding": {"embedding/bert-base-uncased": {
+        "cuda": [{"timestamp": "2025-03-02T10:00:00", "latency": 8.3, "throughput": 120.5, "memory_usage": 850.2, "batch_size": 1, "sequence_length": 128}],
+        "cpu": [{"timestamp": "2025-03-02T10:05:00", "latency": 39.5, "throughput": 25.3, "memory_usage": 0, "batch_size": 8, "sequence_length": 128, "precision": "fp16"},
+                {"latency": 0, "throughput": 0, "memory_usage": 0}],
+        "tpu": [{"latency": 1.0}]
+      }}},
+      "training": {}, "hardware_compatibility": {}
+    }"#;
+    let read = read_text("aggregated_benchmarks.json", json).unwrap();
+    assert_eq!(read.format, "IPFS Accelerate aggregated_benchmarks.json");
+    assert_eq!(read.records.len(), 2, "{:?}", read.rejected);
+    let cpu = read
+        .records
+        .iter()
+        .find(|r| r.device == "cpu" || r.hardware_type.as_deref() == Some("cpu"))
+        .unwrap();
+    assert_eq!(cpu.batch_size, Some(8));
+    assert_eq!(cpu.memory_mb, None, "0 is IPFS Accelerate's 'not measured'");
+    assert_eq!(cpu.precision.as_deref(), Some("fp16"));
+    assert_eq!(cpu.model_family.as_deref(), Some("embedding"));
+    assert_eq!(read.rejected.len(), 2, "{:?}", read.rejected);
+    assert!(read
+        .rejected
+        .iter()
+        .any(|r| r.at == "inference.embedding.embedding/bert-base-uncased.tpu[0]"));
+}
+
+#[test]
+fn exports_import_back_unchanged() {
+    let read = read_file(&measured("llm_tokens_per_second.csv")).unwrap();
+    let json = export::to_json(&read.records).unwrap();
+    assert_eq!(read_text("e.json", &json).unwrap().records, read.records);
+    let csv = export::to_csv(&read.records).unwrap();
+    let back = read_text("e.csv", &csv).unwrap();
+    assert!(back.rejected.is_empty(), "{:?}", back.rejected);
+    assert_eq!(back.records, read.records);
+}
