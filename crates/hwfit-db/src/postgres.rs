@@ -1,14 +1,12 @@
 //! The fleet backend: PostgreSQL, so many hosts write `hwfit bench` results into one database and
 //! any number of `hwfit serve` instances read it. Same schema, same semantics as SQLite.
 
-use std::fmt::Write as _;
-
 use postgres::types::ToSql;
 use postgres::{Client, NoTls, Row};
 
 use crate::columns::{cells, record, Cell, Columns};
 use crate::schema::{latest, COLUMNS, MIGRATIONS};
-use crate::store::{tally, Filter, Inserted, Stats, Store};
+use crate::store::{list_sql, stats_of, Filter, Inserted, Stats, Store, STATS_SQL};
 use crate::{BenchmarkRecord, DbError};
 
 /// A benchmark database on a PostgreSQL server.
@@ -124,63 +122,18 @@ impl Store for PostgresStore {
     }
 
     fn list(&mut self, filter: &Filter) -> Result<Vec<BenchmarkRecord>, DbError> {
-        let mut clauses = Vec::new();
-        let mut args: Vec<String> = Vec::new();
-        let mut add = |column: &str, value: &Option<String>, exact: bool| {
-            if let Some(v) = value {
-                args.push(if exact {
-                    v.to_lowercase()
-                } else {
-                    format!("%{}%", v.to_lowercase())
-                });
-                let op = if exact { "=" } else { "LIKE" };
-                clauses.push(format!("LOWER({column}) {op} ${}", args.len()));
-            }
-        };
-        add("model_name", &filter.model, false);
-        add("hardware_type", &filter.hardware_type, true);
-        add("device || ' ' || device_name", &filter.device, false);
-        add("runtime", &filter.runtime, true);
-        let mut sql = format!("SELECT id, {} FROM benchmark_results", COLUMNS.join(", "));
-        if !clauses.is_empty() {
-            sql.push_str(" WHERE ");
-            sql.push_str(&clauses.join(" AND "));
-        }
-        sql.push_str(" ORDER BY id DESC");
-        if let Some(n) = filter.limit {
-            let _ = write!(sql, " LIMIT {n}");
-        }
+        let (sql, args) = list_sql(filter, |n| format!("${n}"));
         let refs: Vec<&(dyn ToSql + Sync)> = args.iter().map(|a| a as &(dyn ToSql + Sync)).collect();
         let rows = self.client.query(&sql, &refs).map_err(pg)?;
         rows.iter().map(record).collect()
     }
 
     fn stats(&mut self) -> Result<Stats, DbError> {
-        let rows = self
-            .client
-            .query(
-                "SELECT COALESCE(hardware_type, 'unknown'), runtime, imported_from, model_name, device FROM benchmark_results",
-                &[],
-            )
-            .map_err(pg)?;
+        let rows = self.client.query(STATS_SQL, &[]).map_err(pg)?;
         let rows: Vec<[String; 5]> = rows
             .iter()
             .map(|r| [r.get(0), r.get(1), r.get(2), r.get(3), r.get(4)])
             .collect();
-        let distinct = |i: usize| {
-            rows.iter()
-                .map(|r| r[i].as_str())
-                .collect::<std::collections::BTreeSet<_>>()
-                .len()
-        };
-        Ok(Stats {
-            schema_version: self.schema_version()?,
-            records: rows.len(),
-            models: distinct(3),
-            devices: distinct(4),
-            by_hardware_type: tally(rows.iter().map(|r| r[0].as_str())),
-            by_runtime: tally(rows.iter().map(|r| r[1].as_str())),
-            by_import: tally(rows.iter().map(|r| r[2].as_str())),
-        })
+        Ok(stats_of(self.schema_version()?, &rows))
     }
 }

@@ -1,13 +1,11 @@
 //! The embedded backend: one SQLite file (rusqlite, SQLite compiled in), nothing to start.
 
-use std::fmt::Write as _;
-
 use rusqlite::types::Value as SqlValue;
 use rusqlite::{params_from_iter, Connection, OptionalExtension, Row};
 
 use crate::columns::{cells, record, Cell, Columns};
 use crate::schema::{latest, COLUMNS, MIGRATIONS};
-use crate::store::{tally, Filter, Inserted, Stats, Store};
+use crate::store::{list_sql, stats_of, Filter, Inserted, Stats, Store, STATS_SQL};
 use crate::{BenchmarkRecord, DbError};
 
 /// A benchmark database in a SQLite file (or in memory).
@@ -122,32 +120,7 @@ impl Store for SqliteStore {
     }
 
     fn list(&mut self, filter: &Filter) -> Result<Vec<BenchmarkRecord>, DbError> {
-        let mut clauses = Vec::new();
-        let mut args: Vec<SqlValue> = Vec::new();
-        let mut like = |column: &str, value: &Option<String>, exact: bool| {
-            if let Some(v) = value {
-                if exact {
-                    clauses.push(format!("LOWER({column}) = LOWER(?{})", args.len() + 1));
-                    args.push(SqlValue::Text(v.clone()));
-                } else {
-                    clauses.push(format!("LOWER({column}) LIKE ?{}", args.len() + 1));
-                    args.push(SqlValue::Text(format!("%{}%", v.to_lowercase())));
-                }
-            }
-        };
-        like("model_name", &filter.model, false);
-        like("hardware_type", &filter.hardware_type, true);
-        like("device || ' ' || device_name", &filter.device, false);
-        like("runtime", &filter.runtime, true);
-        let mut sql = format!("SELECT id, {} FROM benchmark_results", COLUMNS.join(", "));
-        if !clauses.is_empty() {
-            sql.push_str(" WHERE ");
-            sql.push_str(&clauses.join(" AND "));
-        }
-        sql.push_str(" ORDER BY id DESC");
-        if let Some(n) = filter.limit {
-            let _ = write!(sql, " LIMIT {n}");
-        }
+        let (sql, args) = list_sql(filter, |n| format!("?{n}"));
         let mut statement = self.conn.prepare(&sql)?;
         let mut rows = statement.query(params_from_iter(args))?;
         let mut out = Vec::new();
@@ -158,27 +131,11 @@ impl Store for SqliteStore {
     }
 
     fn stats(&mut self) -> Result<Stats, DbError> {
-        let mut statement = self
-            .conn
-            .prepare("SELECT COALESCE(hardware_type, 'unknown'), runtime, imported_from, model_name, device FROM benchmark_results")?;
+        let mut statement = self.conn.prepare(STATS_SQL)?;
         let rows: Vec<[String; 5]> = statement
             .query_map([], |r| Ok([r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?]))?
             .collect::<Result<_, _>>()?;
-        let distinct = |i: usize| {
-            rows.iter()
-                .map(|r| r[i].as_str())
-                .collect::<std::collections::BTreeSet<_>>()
-                .len()
-        };
-        Ok(Stats {
-            schema_version: self.schema_version()?,
-            records: rows.len(),
-            models: distinct(3),
-            devices: distinct(4),
-            by_hardware_type: tally(rows.iter().map(|r| r[0].as_str())),
-            by_runtime: tally(rows.iter().map(|r| r[1].as_str())),
-            by_import: tally(rows.iter().map(|r| r[2].as_str())),
-        })
+        Ok(stats_of(self.schema_version()?, &rows))
     }
 }
 

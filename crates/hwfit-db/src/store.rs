@@ -83,3 +83,63 @@ pub(crate) fn tally<'a>(items: impl Iterator<Item = &'a str>) -> BTreeMap<String
     }
     out
 }
+
+/// The `WHERE … ORDER BY … LIMIT` tail of a `list` query and its text arguments; `placeholder(n)`
+/// spells the backend's n-th parameter (`?n` in SQLite, `$n` in PostgreSQL).
+pub(crate) fn list_sql(filter: &Filter, placeholder: fn(usize) -> String) -> (String, Vec<String>) {
+    let mut clauses = Vec::new();
+    let mut args = Vec::new();
+    for (column, value, exact) in [
+        ("model_name", &filter.model, false),
+        ("hardware_type", &filter.hardware_type, true),
+        ("device || ' ' || device_name", &filter.device, false),
+        ("runtime", &filter.runtime, true),
+    ] {
+        if let Some(v) = value {
+            args.push(if exact {
+                v.to_lowercase()
+            } else {
+                format!("%{}%", v.to_lowercase())
+            });
+            let op = if exact { "=" } else { "LIKE" };
+            clauses.push(format!("LOWER({column}) {op} {}", placeholder(args.len())));
+        }
+    }
+    let mut sql = format!(
+        "SELECT id, {} FROM benchmark_results",
+        crate::schema::COLUMNS.join(", ")
+    );
+    if !clauses.is_empty() {
+        sql.push_str(" WHERE ");
+        sql.push_str(&clauses.join(" AND "));
+    }
+    sql.push_str(" ORDER BY id DESC");
+    if let Some(n) = filter.limit {
+        sql.push_str(" LIMIT ");
+        sql.push_str(&n.to_string());
+    }
+    (sql, args)
+}
+
+/// The query `stats` reads its counts from.
+pub(crate) const STATS_SQL: &str =
+    "SELECT COALESCE(hardware_type, 'unknown'), runtime, imported_from, model_name, device FROM benchmark_results";
+
+/// Counts from [`STATS_SQL`]'s rows.
+pub(crate) fn stats_of(schema_version: u32, rows: &[[String; 5]]) -> Stats {
+    let distinct = |i: usize| {
+        rows.iter()
+            .map(|r| r[i].as_str())
+            .collect::<std::collections::BTreeSet<_>>()
+            .len()
+    };
+    Stats {
+        schema_version,
+        records: rows.len(),
+        models: distinct(3),
+        devices: distinct(4),
+        by_hardware_type: tally(rows.iter().map(|r| r[0].as_str())),
+        by_runtime: tally(rows.iter().map(|r| r[1].as_str())),
+        by_import: tally(rows.iter().map(|r| r[2].as_str())),
+    }
+}
