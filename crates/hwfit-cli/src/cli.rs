@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 use hwfit_core::api::defaults;
-use hwfit_core::api::Runtime;
+use hwfit_core::api::StarterRuntime;
 use hwfit_core::{Family, HardwareType, Mode, Precision, TaskType, Workload};
 
 /// Which hardware should this ML model run on, how fast, how big.
@@ -15,6 +15,10 @@ pub struct Cli {
     /// The command.
     #[command(subcommand)]
     pub command: Command,
+    /// The learned predictor: an ONNX model `hwfit train` wrote, or `none` for the analytic model
+    /// alone (default: the trained model built in).
+    #[arg(long, global = true, value_name = "FILE|none", env = "HWFIT_PREDICTOR")]
+    pub predictor: Option<String>,
 }
 
 /// Every hwfit command.
@@ -61,6 +65,71 @@ pub enum Command {
     /// The benchmark database: import measurements, list, count, export.
     #[command(subcommand)]
     Db(DbCommand),
+    /// Measure catalog models through tract on this CPU (random weights at the models' sizes) and
+    /// store the timings, with the microbenchmark figures, in the benchmark database.
+    Bench(BenchArgs),
+    /// Train the learned predictor on the measurements and write it as ONNX, with the
+    /// leave-devices-out cross-validation report.
+    Train(TrainArgs),
+}
+
+/// Arguments of `hwfit bench`.
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Catalog models (repeatable; default: all-MiniLM-L6-v2, bert-base-uncased, gpt2, resnet-50).
+    #[arg(long = "model", value_name = "MODEL")]
+    pub models: Vec<String>,
+    /// Only models of this family (embedding, text_generation, vision).
+    #[arg(long)]
+    pub family: Option<hwfit_core::Family>,
+    /// Batch sizes.
+    #[arg(long, value_delimiter = ',', default_values_t = [1, 4])]
+    pub batch_sizes: Vec<u32>,
+    /// Sequence lengths (prompt tokens, or the KV context for decode).
+    #[arg(long, value_delimiter = ',', default_values_t = [16, 64])]
+    pub seq_lengths: Vec<u32>,
+    /// Timed runs stop after this long per case (at least 3 runs), ms.
+    #[arg(long, default_value_t = 1500)]
+    pub budget_ms: u64,
+    /// Skip the CPU/GPU microbenchmark.
+    #[arg(long)]
+    pub no_microbenchmark: bool,
+    /// Also write the records as JSON (hwfit's export format, importable with `hwfit db import`).
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub database: DatabaseArg,
+    /// Do not store in the database.
+    #[arg(long)]
+    pub no_store: bool,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `hwfit train`.
+#[derive(Debug, Args)]
+pub struct TrainArgs {
+    /// Where to write the ONNX model.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Measurement files to train on besides the built-in set (hwfit's JSON export, e.g. from `hwfit bench --output`).
+    #[arg(long = "records", value_name = "FILE")]
+    pub records: Vec<PathBuf>,
+    /// Also train on the database's tract measurements (`hwfit bench`'s).
+    #[arg(long)]
+    pub from_database: bool,
+    #[command(flatten)]
+    pub database: DatabaseArg,
+    /// Seed of the network's initial weights.
+    #[arg(long, default_value_t = 20_261_123)]
+    pub seed: u64,
+    /// Cross-validation folds (device groups).
+    #[arg(long, default_value_t = 10)]
+    pub folds: usize,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Arguments of `hwfit serve`.
@@ -200,6 +269,10 @@ pub struct PredictArgs {
     /// forward, prefill, decode or train-step (default: decode for text generators, forward otherwise).
     #[arg(long)]
     pub workload: Option<Workload>,
+    /// The runtime to predict for: llama.cpp, tensorrt, vllm, pytorch, onnxruntime, onnxruntime-web,
+    /// web-llm, tract, openvino, qnn, mlx (default: the best-documented one per hardware type and workload).
+    #[arg(long)]
+    pub runtime: Option<hwfit_core::Runtime>,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -413,8 +486,8 @@ pub struct TemplateArgs {
     #[command(flatten)]
     pub model: ModelArg,
     /// pytorch, transformers.js or onnxruntime-web.
-    #[arg(long, default_value_t = Runtime::Pytorch)]
-    pub runtime: Runtime,
+    #[arg(long, default_value_t = StarterRuntime::Pytorch)]
+    pub runtime: StarterRuntime,
     #[command(flatten)]
     pub targets: TargetArgs,
     /// Items per step.

@@ -6,6 +6,7 @@ mod detection;
 mod model_db;
 mod model_input;
 mod output;
+mod predictor;
 mod serve;
 mod template;
 
@@ -15,6 +16,7 @@ use clap::Parser;
 
 fn main() -> ExitCode {
     let cli = cli::Cli::parse();
+    predictor::choose(cli.predictor.clone());
     match commands::run(&cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {

@@ -69,7 +69,7 @@ fn device_spec(value: &str) -> Result<DeviceSpec> {
 
 /// hwfit's knowledge (the device database included), with the selection config of `path` when given.
 pub fn hwfit(config: Option<&Path>) -> Result<Hwfit> {
-    let hwfit = Hwfit::bundled()?;
+    let hwfit = crate::predictor::install(Hwfit::bundled()?)?;
     Ok(match config {
         None => hwfit,
         Some(path) => hwfit.with_selection_config(parse_file(path, "selection config", SelectionConfig::from_json)?),

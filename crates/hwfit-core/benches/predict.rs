@@ -25,12 +25,14 @@ fn bench(c: &mut Criterion) {
         workload: Workload::Decode,
         batch_size: 1,
         seq_length: 512,
+        runtime: None,
     };
     let forward = PerfRequest {
         precision: Precision::Fp16,
         workload: Workload::Forward,
         batch_size: 32,
         seq_length: 128,
+        runtime: None,
     };
 
     let mut group = c.benchmark_group("analytic_model");

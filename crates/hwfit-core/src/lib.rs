@@ -76,7 +76,7 @@ pub use hardware::HardwareType;
 pub use hf_config::HfConfig;
 pub use measure::{measured_device, MeasuredIdentity, Measurement};
 pub use mode::{Mode, Workload};
-pub use perf::{PerfModel, PerfRequest, Prediction, PredictionSource, ThroughputUnit};
+pub use perf::{PerfModel, PerfRequest, Prediction, PredictionSource, Runtime, ThroughputUnit};
 pub use precision::Precision;
 pub use resources::{estimate_resources, MemoryBreakdown, ResourceRequest, ResourceRequirements};
 pub use select::{candidates_from, select_hardware, Candidate, Selection, SelectionConfig, SelectionRequest, TaskType};

@@ -912,6 +912,8 @@ export interface PredictAnswer {
 
 /** One target's prediction and the device it was made for. */
 export interface PredictEntry {
+    /** With `source: learned`: the analytic model's throughput before the correction. */
+    analyticThroughput?: number | null;
     /** `compute` or `memory`: which roof limits the step. */
     bound: Bound;
     /** Bytes moved per step. */
@@ -938,7 +940,13 @@ export interface PredictEntry {
     memoryUsage: number;
     /** The roofline's upper bound on throughput (efficiency 1, no overhead). */
     rooflineThroughput: number;
-    /** `analytic_model` (coefficients fitted for this hardware type) or `analytic_model_pooled`. */
+    /** The runtime the prediction describes. */
+    runtime: Runtime;
+    /**
+     * `learned` (the analytic model corrected by the learned model), `analytic_model`
+     * (coefficients fitted for this hardware type), `analytic_model_pooled`, `measured_profile` or
+     * `estimate`.
+     */
     source: PredictionSource;
     /** Items (or tokens) per second. */
     throughput: number;
@@ -966,6 +974,11 @@ export interface PredictRequest {
     modelName?: string;
     /** Weight precision (default `fp32`). */
     precision?: Precision;
+    /**
+     * The runtime to predict for (default: the best-documented one for each target's hardware
+     * type and the workload, see `Runtime::default_for`).
+     */
+    runtime?: Runtime | null;
     /** Tokens per sequence, the KV context for decode (default 128). */
     sequenceLength?: number;
     /**
@@ -977,6 +990,8 @@ export interface PredictRequest {
 
 /** A prediction (IPFS Accelerate's `throughput`, `latency`, `memory_usage`, plus what it rests on). */
 export interface Prediction {
+    /** With `source: learned`: the analytic model's throughput before the correction. */
+    analyticThroughput?: number | null;
     /** `compute` or `memory`: which roof limits the step. */
     bound: Bound;
     /** Bytes moved per step. */
@@ -999,7 +1014,13 @@ export interface Prediction {
     memoryUsage: number;
     /** The roofline's upper bound on throughput (efficiency 1, no overhead). */
     rooflineThroughput: number;
-    /** `analytic_model` (coefficients fitted for this hardware type) or `analytic_model_pooled`. */
+    /** The runtime the prediction describes. */
+    runtime: Runtime;
+    /**
+     * `learned` (the analytic model corrected by the learned model), `analytic_model`
+     * (coefficients fitted for this hardware type), `analytic_model_pooled`, `measured_profile` or
+     * `estimate`.
+     */
     source: PredictionSource;
     /** Items (or tokens) per second. */
     throughput: number;
@@ -1024,7 +1045,7 @@ export interface PredictionMatrix {
 }
 
 /** Where a prediction comes from. */
-export type PredictionSource = "analytic_model" | "analytic_model_pooled" | "measured_profile" | "estimate";
+export type PredictionSource = "analytic_model" | "analytic_model_pooled" | "measured_profile" | "estimate" | "learned";
 
 /** Catalog models for a Hugging Face pipeline task (`POST /models/recommend`). */
 export interface RecommendRequest {
@@ -1140,7 +1161,7 @@ export interface ResourcesRequest {
     sequenceLength?: number;
 }
 
-export type Runtime = "pytorch" | "transformers.js" | "onnxruntime-web";
+export type Runtime = "llama.cpp" | "tensorrt" | "vllm" | "pytorch" | "onnxruntime" | "onnxruntime-web" | "web-llm" | "tract" | "openvino" | "qnn" | "mlx";
 
 /** Select the hardware to run a model on (`POST /hardware/select`). */
 export interface SelectRequest {
@@ -1264,6 +1285,8 @@ export type SpecSource = {
 /** The attention pattern of a stack. */
 export type StackRole = "encoder" | "decoder" | "cross_decoder";
 
+export type StarterRuntime = "pytorch" | "transformers.js" | "onnxruntime-web";
+
 export type Strategy = "DDP" | "ZeRO-1" | "ZeRO-2" | "FSDP";
 
 export type Subfamily = "masked_lm" | "sentence_transformer" | "token_classifier" | "text_classifier" | "causal_lm" | "seq2seq" | "chat_model" | "image_classifier" | "object_detector" | "segmentation" | "depth_estimation" | "speech_recognition" | "audio_classifier" | "text_to_speech" | "vision_language" | "image_text_encoder" | "document_qa";
@@ -1309,7 +1332,7 @@ export interface TemplateDecision {
     /** The selection's explanation. */
     recommendation: string;
     /** The runtime. */
-    runtime: Runtime;
+    runtime: StarterRuntime;
     /** Subfamily. */
     subfamily: Subfamily;
     /** The template file (`pytorch/hf_embedding_template.py.j2` …). */
@@ -1337,7 +1360,7 @@ export interface TemplateRequest {
     /** Weight precision (default: fp16 for PyTorch on a GPU, fp32 otherwise). */
     precision?: Precision | null;
     /** `pytorch` (default), `transformers.js` or `onnxruntime-web`. */
-    runtime?: Runtime;
+    runtime?: StarterRuntime;
 }
 
 /** The unit of a throughput. */

@@ -10,7 +10,7 @@ use crate::cli::{DatabaseArg, DbCommand};
 use crate::output;
 
 /// The database the flag, `$HWFIT_DATABASE` or the default names.
-fn database(arg: &DatabaseArg) -> Result<(String, Box<dyn Store>)> {
+pub(crate) fn database(arg: &DatabaseArg) -> Result<(String, Box<dyn Store>)> {
     let url = arg.database.clone().unwrap_or_else(|| {
         let dir = dirs::data_dir().map_or_else(|| PathBuf::from(".hwfit"), |d| d.join("hwfit"));
         dir.join("benchmarks.sqlite").display().to_string()

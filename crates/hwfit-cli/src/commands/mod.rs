@@ -1,5 +1,6 @@
 //! One module per command; each parses nothing and prints through `output`.
 
+mod bench;
 mod calibrate;
 mod classify;
 mod compat;
@@ -12,6 +13,7 @@ mod predict;
 mod resources;
 mod select;
 mod template;
+mod train;
 
 use anyhow::Result;
 
@@ -40,5 +42,7 @@ pub fn run(cli: &Cli) -> Result<()> {
         Command::Template(args) => template::run(args),
         Command::Detect(args) => detect::run(args),
         Command::Serve(args) => crate::serve::run(args),
+        Command::Bench(args) => bench::run_bench(args),
+        Command::Train(args) => train::run(args),
     }
 }

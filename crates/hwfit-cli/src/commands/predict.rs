@@ -23,6 +23,7 @@ pub fn run(args: &PredictArgs) -> Result<()> {
         workload: args.workload,
         batch_size: args.step.batch_size,
         sequence_length: args.step.seq_length,
+        runtime: args.runtime,
     };
     let local = detection::local(&request, &args.detection, hwfit.devices_catalog())?;
     let answer = hwfit.predict(&request, &local)?;
@@ -41,6 +42,7 @@ pub fn run(args: &PredictArgs) -> Result<()> {
         "memory",
         "fits",
         "bound",
+        "runtime",
         "source",
     ]);
     for (key, e) in &answer.predictions {
@@ -53,6 +55,7 @@ pub fn run(args: &PredictArgs) -> Result<()> {
             format!("{} of {}", output::mb(p.memory_usage), output::mb(p.memory_capacity)),
             if p.fits_in_memory { "yes".into() } else { "NO".into() },
             p.bound.to_string(),
+            p.runtime.to_string(),
             p.source.to_string(),
         ]);
     }

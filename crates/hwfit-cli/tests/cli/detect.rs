@@ -286,7 +286,21 @@ fn predict_defaults_to_the_detected_hardware() {
     // Naming hardware overrides detection.
     let named = with_fixture(&["predict", "--model", "gpt2", "--hardware", "cuda", "--json"]);
     assert!(named["predictions"].get("cpu").is_none());
-    assert_eq!(named["predictions"]["cuda"]["source"], "analytic_model");
+    // Decode on CUDA is inside the embedded learned model's domain; `--predictor none` turns it off.
+    assert_eq!(named["predictions"]["cuda"]["source"], "learned");
+    let analytic = with_fixture(&[
+        "--predictor",
+        "none",
+        "predict",
+        "--model",
+        "gpt2",
+        "--hardware",
+        "cuda",
+        "--json",
+    ]);
+    let cuda = &analytic["predictions"]["cuda"];
+    assert_eq!(cuda["source"], "analytic_model");
+    assert_eq!(cuda["throughput"], named["predictions"]["cuda"]["analytic_throughput"]);
 }
 
 #[test]

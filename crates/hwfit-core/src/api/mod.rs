@@ -39,7 +39,7 @@ pub use planning::{
     CompatibleRequest, DistributedPlanRequest, MapRequest, MatrixRequest, RecommendRequest, ResourcePoolRequest,
 };
 pub use targets::{resolve_candidates, HardwareList, Targeted};
-pub use template::{Runtime, TemplateDecision, TemplateRequest};
+pub use template::{StarterRuntime, TemplateDecision, TemplateRequest};
 
 use crate::{Catalog, Classifier, CoreError, DeviceCatalog, PerfModel, SelectionConfig};
 
@@ -83,6 +83,14 @@ impl Hwfit {
     #[must_use]
     pub fn with_selection_config(mut self, config: SelectionConfig) -> Self {
         self.selection = config;
+        self
+    }
+
+    /// The same knowledge with a learned correction on the performance model (used first inside
+    /// its training domain, the analytic model elsewhere).
+    #[must_use]
+    pub fn with_learned(mut self, learned: alloc::sync::Arc<dyn crate::perf::ResidualModel>) -> Self {
+        self.perf = self.perf.with_learned(learned);
         self
     }
 

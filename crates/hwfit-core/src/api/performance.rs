@@ -11,7 +11,7 @@ use super::{defaults, Hwfit};
 use crate::plan::distributed::{plan_distributed, DistributedConfig, DistributedRequest};
 use crate::{
     select_hardware, Candidate, CoreError, Family, HardwareType, Mode, PerfRequest, Precision, Prediction,
-    PredictionSource, Selection, SelectionRequest, SpecSource, TaskType, ThroughputUnit, Workload,
+    PredictionSource, Runtime, Selection, SelectionRequest, SpecSource, TaskType, ThroughputUnit, Workload,
 };
 
 /// Predict throughput, latency and memory (`POST /performance/predict`).
@@ -44,6 +44,9 @@ pub struct PredictRequest {
     pub batch_size: u32,
     /// Tokens per sequence, the KV context for decode (default 128).
     pub sequence_length: u32,
+    /// The runtime to predict for (default: the best-documented one for each target's hardware
+    /// type and the workload, see `Runtime::default_for`).
+    pub runtime: Option<Runtime>,
 }
 
 impl Default for PredictRequest {
@@ -60,6 +63,7 @@ impl Default for PredictRequest {
             workload: None,
             batch_size: defaults::BATCH_SIZE,
             sequence_length: defaults::SEQUENCE_LENGTH,
+            runtime: None,
         }
     }
 }
@@ -388,6 +392,7 @@ impl Hwfit {
             workload,
             batch_size: req.batch_size,
             seq_length: req.sequence_length,
+            runtime: req.runtime,
         };
         let mut predictions = BTreeMap::new();
         for c in &targets {

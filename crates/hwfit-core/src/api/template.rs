@@ -14,7 +14,7 @@ use crate::{
 
 string_enum! {
     /// Where a starter file runs.
-    pub enum Runtime: "runtime" {
+    pub enum StarterRuntime: "runtime" {
         /// PyTorch with Hugging Face transformers.
         Pytorch => "pytorch" | "torch",
         /// transformers.js in the browser or Node.
@@ -26,13 +26,13 @@ string_enum! {
 
 // string_enum! fixes the derive list, so Default is written out.
 #[allow(clippy::derivable_impls)]
-impl Default for Runtime {
+impl Default for StarterRuntime {
     fn default() -> Self {
         Self::Pytorch
     }
 }
 
-impl Runtime {
+impl StarterRuntime {
     /// Hardware types this runtime can target.
     #[must_use]
     pub const fn hardware(self) -> &'static [HardwareType] {
@@ -59,7 +59,7 @@ pub struct TemplateRequest {
     /// A Hugging Face `config.json` object.
     pub model_config: Option<serde_json::Value>,
     /// `pytorch` (default), `transformers.js` or `onnxruntime-web`.
-    pub runtime: Runtime,
+    pub runtime: StarterRuntime,
     /// Hardware types to choose from (default: the runtime's).
     #[serde(alias = "available_hardware", alias = "hardware_platforms")]
     pub hardware: HardwareList,
@@ -78,7 +78,7 @@ impl Default for TemplateRequest {
         Self {
             model_name: String::new(),
             model_config: None,
-            runtime: Runtime::default(),
+            runtime: StarterRuntime::default(),
             hardware: HardwareList::default(),
             devices: Vec::new(),
             device_spec: None,
@@ -96,7 +96,7 @@ pub struct TemplateDecision {
     /// The template file (`pytorch/hf_embedding_template.py.j2` …).
     pub template: String,
     /// The runtime.
-    pub runtime: Runtime,
+    pub runtime: StarterRuntime,
     /// Model.
     pub model_name: String,
     /// Family.
@@ -160,13 +160,13 @@ impl Hwfit {
         let candidates: Vec<Candidate> =
             resolve_candidates(&self.devices, &hardware, &req.devices, req.device_spec.as_ref(), &[])?;
         let on_gpu = |c: &Candidate| !matches!(c.device.hardware_type, HardwareType::Cpu | HardwareType::Wasm);
-        let precision = req
-            .precision
-            .unwrap_or(if req.runtime == Runtime::Pytorch && candidates.iter().any(on_gpu) {
+        let precision = req.precision.unwrap_or(
+            if req.runtime == StarterRuntime::Pytorch && candidates.iter().any(on_gpu) {
                 Precision::Fp16
             } else {
                 Precision::Fp32
-            });
+            },
+        );
         let selection = select_hardware(
             spec,
             &SelectionRequest {
@@ -192,13 +192,13 @@ impl Hwfit {
             .ok_or_else(|| CoreError::InvalidRequest(format!("the recommended candidate {key} is not a candidate")))?;
         let hw = chosen.device.hardware_type;
         let template = match req.runtime {
-            Runtime::Pytorch => format!(
+            StarterRuntime::Pytorch => format!(
                 "pytorch/{}.j2",
                 self.classifier
                     .template_for(spec.family.as_str(), Some(spec.subfamily.as_str()))
             ),
-            Runtime::TransformersJs => String::from("transformers.js/starter.mjs.j2"),
-            Runtime::OnnxruntimeWeb => String::from("onnxruntime-web/session.mjs.j2"),
+            StarterRuntime::TransformersJs => String::from("transformers.js/starter.mjs.j2"),
+            StarterRuntime::OnnxruntimeWeb => String::from("onnxruntime-web/session.mjs.j2"),
         };
         Ok(TemplateDecision {
             template,

@@ -270,7 +270,9 @@ pub struct Accuracy {
     pub median_abs_log_error: f64,
 }
 
-fn summarize(errors: &[f64]) -> Accuracy {
+/// The accuracy of |ln(predicted / measured)| errors.
+#[must_use]
+pub fn summarize(errors: &[f64]) -> Accuracy {
     let n = errors.len();
     let within = errors.iter().filter(|e| libm::exp(**e) <= 1.25).count();
     let median = crate::measure::median_total(errors).unwrap_or(0.0);

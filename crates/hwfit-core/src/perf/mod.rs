@@ -7,14 +7,20 @@ pub mod browser;
 pub mod calibration;
 pub mod cost;
 pub mod fit;
+pub mod learned;
+pub mod runtime;
 
 use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
+use alloc::sync::Arc;
+use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 pub use browser::{BrowserCoefficients, FixedCosts};
 pub use cost::{step_cost, StepCost};
+pub use learned::{LearnedDomain, ResidualModel};
+pub use runtime::Runtime;
 
 use crate::compat::check_precision;
 use crate::device::ComputeRate;
@@ -141,6 +147,9 @@ pub struct PerfRequest {
     pub batch_size: u32,
     /// Tokens per sequence (KV context for decode).
     pub seq_length: u32,
+    /// The runtime to predict for (default: [`Runtime::default_for`] the hardware type and workload).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime: Option<Runtime>,
 }
 
 /// The unit of a throughput.
@@ -201,6 +210,8 @@ pub enum PredictionSource {
     MeasuredProfile,
     /// WebNN: the browser step model on the context's device, with no WebNN measurements behind it.
     Estimate,
+    /// The analytic model corrected by the learned model (inside its training domain).
+    Learned,
 }
 
 impl core::fmt::Display for PredictionSource {
@@ -210,6 +221,7 @@ impl core::fmt::Display for PredictionSource {
             Self::AnalyticModelPooled => "analytic_model_pooled",
             Self::MeasuredProfile => "measured_profile",
             Self::Estimate => "estimate",
+            Self::Learned => "learned",
         })
     }
 }
@@ -243,17 +255,36 @@ pub struct Prediction {
     pub roofline_throughput: f64,
     /// How specific the fitted coefficients are.
     pub coefficient_source: CoefficientSource,
-    /// `analytic_model` (coefficients fitted for this hardware type) or `analytic_model_pooled`.
+    /// `learned` (the analytic model corrected by the learned model), `analytic_model`
+    /// (coefficients fitted for this hardware type), `analytic_model_pooled`, `measured_profile` or
+    /// `estimate`.
     pub source: PredictionSource,
+    /// The runtime the prediction describes.
+    pub runtime: Runtime,
+    /// With `source: learned`: the analytic model's throughput before the correction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub analytic_throughput: Option<f64>,
     /// Browser back-ends: dispatches, round trips and first-call compilation next to the compute.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fixed_costs: Option<FixedCosts>,
 }
 
-/// The analytic model with its coefficients.
-#[derive(Debug, Clone, PartialEq)]
+/// The analytic model with its coefficients, and the learned correction where one is installed.
+#[derive(Debug, Clone)]
 pub struct PerfModel {
     coefficients: Coefficients,
+    learned: Option<Arc<dyn ResidualModel>>,
+}
+
+impl PartialEq for PerfModel {
+    fn eq(&self, other: &Self) -> bool {
+        self.coefficients == other.coefficients
+            && match (&self.learned, &other.learned) {
+                (None, None) => true,
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                _ => false,
+            }
+    }
 }
 
 impl PerfModel {
@@ -261,13 +292,29 @@ impl PerfModel {
     pub fn builtin() -> Result<Self, CoreError> {
         let coefficients: Coefficients =
             serde_json::from_str(FIT_JSON).map_err(|e| CoreError::InvalidConfig(format!("perf_fit.json: {e}")))?;
-        Ok(Self { coefficients })
+        Ok(Self::with_coefficients(coefficients))
     }
 
     /// The model with the given coefficients.
     #[must_use]
     pub fn with_coefficients(coefficients: Coefficients) -> Self {
-        Self { coefficients }
+        Self {
+            coefficients,
+            learned: None,
+        }
+    }
+
+    /// The model with a learned correction, used first inside its domain.
+    #[must_use]
+    pub fn with_learned(mut self, learned: Arc<dyn ResidualModel>) -> Self {
+        self.learned = Some(learned);
+        self
+    }
+
+    /// The installed learned correction.
+    #[must_use]
+    pub fn learned(&self) -> Option<&Arc<dyn ResidualModel>> {
+        self.learned.as_ref()
     }
 
     /// The coefficients.
@@ -279,6 +326,28 @@ impl PerfModel {
     /// Predicts one step of `req` for `spec` on `device`. Requests the resource estimate would
     /// refuse (unsupported precision, bad sizes) are refused the same way.
     pub fn predict(&self, spec: &ModelSpec, device: &Device, req: &PerfRequest) -> Result<Prediction, CoreError> {
+        self.predict_inner(spec, device, req, Learned::Use).map(|(p, _)| p)
+    }
+
+    /// The analytic prediction (no learned correction) and the learned model's features for the
+    /// step: what `hwfit train` fits and checks against.
+    pub fn analytic_with_features(
+        &self,
+        spec: &ModelSpec,
+        device: &Device,
+        req: &PerfRequest,
+    ) -> Result<(Prediction, Vec<f32>), CoreError> {
+        let (prediction, features) = self.predict_inner(spec, device, req, Learned::FeaturesOnly)?;
+        Ok((prediction, features.unwrap_or_default()))
+    }
+
+    fn predict_inner(
+        &self,
+        spec: &ModelSpec,
+        device: &Device,
+        req: &PerfRequest,
+        learned_use: Learned,
+    ) -> Result<(Prediction, Option<Vec<f32>>), CoreError> {
         let mode = req.workload.mode();
         validate_request(spec, req.precision, mode, req.batch_size, req.seq_length)?;
         check_precision(device.hardware_type, req.precision)?;
@@ -327,10 +396,43 @@ impl PerfModel {
             )
         });
         let overhead_ms = fixed_costs.map_or(eff.overhead_ms, |f| f.overhead_ms());
-        let step_s = roofline_s + overhead_ms / 1e3;
+        let analytic_step_s = roofline_s + overhead_ms / 1e3;
+        let runtime = req
+            .runtime
+            .unwrap_or(Runtime::default_for(device.hardware_type, req.workload));
+        let learned_model = self
+            .learned
+            .as_ref()
+            .filter(|_| learned_use == Learned::Use && !measured);
+        let features = (learned_model.is_some() || learned_use == Learned::FeaturesOnly).then(|| {
+            learned::features(&learned::StepFacts {
+                spec,
+                device,
+                precision: req.precision,
+                workload: req.workload,
+                batch_size: req.batch_size,
+                seq_length: req.seq_length,
+                runtime,
+                cost: &cost,
+                peak_tflops,
+                analytic_step_s,
+            })
+        });
+        let correction = learned_model.zip(features.as_ref()).and_then(|(model, features)| {
+            model
+                .domain()
+                .admits(device.hardware_type, WorkloadClass::of(req.workload), features)
+                .ok()?;
+            model
+                .log_correction(features)
+                .ok()
+                .filter(|c| c.is_finite())
+                .map(|c| c.clamp(-learned::MAX_LOG_CORRECTION, learned::MAX_LOG_CORRECTION))
+        });
+        let step_s = correction.map_or(analytic_step_s, |c| analytic_step_s / libm::exp(c));
         let memory_capacity = device.memory_mb();
         let memory_usage = libm::ceil(memory.total_mb());
-        Ok(Prediction {
+        let prediction = Prediction {
             throughput: round_sig(cost.items / step_s),
             throughput_unit: match req.workload {
                 Workload::Forward => ThroughputUnit::Items,
@@ -353,13 +455,24 @@ impl PerfModel {
             coefficient_source,
             source: match coefficient_source {
                 _ if measured => PredictionSource::MeasuredProfile,
+                _ if correction.is_some() => PredictionSource::Learned,
                 _ if device.hardware_type == HardwareType::Webnn => PredictionSource::Estimate,
                 CoefficientSource::HardwareType => PredictionSource::AnalyticModel,
                 _ => PredictionSource::AnalyticModelPooled,
             },
+            runtime,
+            analytic_throughput: correction.map(|_| round_sig(cost.items / analytic_step_s)),
             fixed_costs,
-        })
+        };
+        Ok((prediction, features))
     }
+}
+
+/// Whether a prediction applies the learned correction or only computes its features.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Learned {
+    Use,
+    FeaturesOnly,
 }
 
 /// Rounds to 5 significant digits, so tiny throughputs stay positive and snapshots stay stable.

@@ -14,6 +14,7 @@ fn predict(model: &str, device: &str, precision: Precision, workload: Workload, 
                 workload,
                 batch_size: batch,
                 seq_length: seq,
+                runtime: None,
             },
         )
         .unwrap()
@@ -98,6 +99,7 @@ fn fitting_recovers_known_coefficients() {
                 workload,
                 batch_size: 1,
                 seq_length: seq,
+                runtime: None,
             };
             let mut s = fit::Sample::new(&spec, device, &req, 1.0, alloc::format!("{i}")).unwrap();
             s.measured = s.predict(&truth);

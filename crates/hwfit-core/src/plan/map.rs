@@ -264,6 +264,7 @@ mod tests {
                 workload: Workload::TrainStep,
                 batch_size: batch,
                 seq_length: 128,
+                runtime: None,
             };
             PerfModel::builtin()
                 .unwrap()

@@ -118,6 +118,7 @@ pub fn prediction_matrix(
                         workload,
                         batch_size: batch,
                         seq_length: seq_length.min(spec.max_positions.max(1)),
+                        runtime: None,
                     };
                     let cell = match perf.predict(spec, &t.device, &req) {
                         Ok(p) => Cell::Predicted {

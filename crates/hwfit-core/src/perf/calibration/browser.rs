@@ -350,6 +350,7 @@ impl BrowserCase {
                         workload: self.workload,
                         batch_size: self.batch,
                         seq_length: self.seq,
+                        runtime: None,
                     },
                 )
                 .ok()

@@ -23,7 +23,7 @@ use serde::Serialize;
 pub mod browser;
 
 use super::fit::{accuracy, cross_validate_by_device, fit, Accuracy, Sample};
-use super::{Coefficients, PerfRequest};
+use super::{Coefficients, PerfRequest, Runtime};
 use crate::csv::Table;
 use crate::measure::median;
 use crate::Workload;
@@ -144,6 +144,7 @@ struct Row<'a> {
     seq: u32,
     value: f64,
     label: String,
+    runtime: Runtime,
 }
 
 /// A row parser: a measurement, or the reason the row is left out.
@@ -182,6 +183,7 @@ fn llm_row<'a>(t: &Table, r: &'a [String]) -> Result<Result<Row<'a>, String>, St
         seq,
         value,
         label,
+        runtime: Runtime::LlamaCpp,
     }))
 }
 
@@ -222,6 +224,7 @@ fn mlperf_row<'a>(t: &Table, r: &'a [String]) -> Result<Result<Row<'a>, String>,
         seq,
         value,
         label,
+        runtime: Runtime::from_framework(t.get(r, "framework")?).unwrap_or(Runtime::TensorRt),
     }))
 }
 
@@ -229,9 +232,38 @@ fn invalid(file: &str, message: impl core::fmt::Display) -> CoreError {
     CoreError::InvalidMeasurements(format!("{file}: {message}"))
 }
 
+/// One throughput measurement with everything a prediction for it needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MeasuredStep {
+    /// The model.
+    pub spec: crate::spec::ModelSpec,
+    /// The device.
+    pub device: crate::Device,
+    /// The step (with the runtime measured).
+    pub request: PerfRequest,
+    /// Items (or tokens) per second, as measured.
+    pub measured: f64,
+    /// What was measured.
+    pub label: String,
+}
+
 /// The throughput samples of the measurement files.
 pub fn dataset(data: &MeasuredData<'_>, catalog: &Catalog, devices: &DeviceCatalog) -> Result<Dataset, CoreError> {
-    let mut samples = Vec::new();
+    let (steps, excluded) = measured_steps(data, catalog, devices)?;
+    let samples = steps
+        .into_iter()
+        .map(|s| Sample::new(&s.spec, &s.device, &s.request, s.measured, s.label))
+        .collect::<Result<_, _>>()?;
+    Ok(Dataset { samples, excluded })
+}
+
+/// The throughput measurements of the files (llama.cpp and MLPerf rows), and the rows left out.
+pub fn measured_steps(
+    data: &MeasuredData<'_>,
+    catalog: &Catalog,
+    devices: &DeviceCatalog,
+) -> Result<(Vec<MeasuredStep>, Vec<Excluded>), CoreError> {
+    let mut steps = Vec::new();
     let mut excluded = Vec::new();
     for (name, text, parse) in [
         (
@@ -268,18 +300,26 @@ pub fn dataset(data: &MeasuredData<'_>, catalog: &Catalog, devices: &DeviceCatal
                     continue;
                 }
             };
-            let req = PerfRequest {
+            let request = PerfRequest {
                 precision: row.precision,
                 workload: row.workload,
                 batch_size: row.batch,
                 seq_length: row.seq,
+                runtime: Some(row.runtime),
             };
-            samples.push(
-                Sample::new(&resolved.spec, device, &req, row.value, row.label).map_err(|e| invalid(&row_name, e))?,
-            );
+            // A row the model refuses (a precision the device cannot run) is an error of the data.
+            Sample::new(&resolved.spec, device, &request, row.value, row.label.clone())
+                .map_err(|e| invalid(&row_name, e))?;
+            steps.push(MeasuredStep {
+                spec: resolved.spec.clone(),
+                device: device.clone(),
+                request,
+                measured: row.value,
+                label: row.label,
+            });
         }
     }
-    Ok(Dataset { samples, excluded })
+    Ok((steps, excluded))
 }
 
 /// web-llm's memory figures for catalog models at precisions hwfit represents.

@@ -1,0 +1,109 @@
+//! The runtime a prediction describes, and the default: the runtime the measurement set documents
+//! best for the hardware type and workload (llama.cpp for generation on native hardware: 90
+//! llama-bench rows; TensorRT for batched forward passes on NVIDIA: the MLPerf rows; tract for
+//! forward passes on CPUs: `hwfit bench`'s rows; web-llm and ONNX Runtime Web in the browser).
+
+use crate::{HardwareType, Workload};
+
+string_enum! {
+    /// An inference runtime.
+    pub enum Runtime: "runtime" {
+        /// llama.cpp (GGUF; CUDA, HIP, Metal, Vulkan or CPU back-ends).
+        LlamaCpp => "llama.cpp" | "llamacpp" | "llama-cpp" | "ollama",
+        /// NVIDIA TensorRT / TensorRT-LLM.
+        TensorRt => "tensorrt" | "tensorrt-llm" | "trt" | "trt-llm",
+        /// vLLM.
+        Vllm => "vllm",
+        /// PyTorch (eager or compiled).
+        Pytorch => "pytorch" | "torch",
+        /// ONNX Runtime (native).
+        OnnxRuntime => "onnxruntime" | "onnx runtime" | "ort",
+        /// ONNX Runtime Web (transformers.js runs on it).
+        OnnxRuntimeWeb => "onnxruntime-web" | "ort-web" | "transformers.js" | "transformersjs",
+        /// web-llm (MLC, WebGPU).
+        WebLlm => "web-llm" | "webllm" | "mlc",
+        /// tract (Sonos' ONNX/NNEF engine; `hwfit bench`).
+        Tract => "tract",
+        /// Intel OpenVINO.
+        OpenVino => "openvino",
+        /// Qualcomm AI Engine Direct.
+        Qnn => "qnn",
+        /// Apple MLX.
+        Mlx => "mlx",
+    }
+}
+
+impl Runtime {
+    /// The best-documented runtime for a hardware type and workload: the one a prediction describes
+    /// when the request names none.
+    #[must_use]
+    pub const fn default_for(hardware: HardwareType, workload: Workload) -> Self {
+        let generates = matches!(workload, Workload::Prefill | Workload::Decode);
+        match hardware {
+            HardwareType::Webgpu if generates => Self::WebLlm,
+            HardwareType::Webgpu | HardwareType::Webnn | HardwareType::Wasm => Self::OnnxRuntimeWeb,
+            HardwareType::Openvino => Self::OpenVino,
+            HardwareType::Qnn => Self::Qnn,
+            _ if generates => Self::LlamaCpp,
+            HardwareType::Cuda => Self::TensorRt,
+            HardwareType::Cpu => Self::Tract,
+            HardwareType::Rocm | HardwareType::Mps => Self::Pytorch,
+        }
+    }
+
+    /// The runtime of a measurement source's framework text (`"TensorRT 10.2, CUDA 12.4"`,
+    /// `"llama.cpp CUDA (llama-bench …)"`): the first known name it starts with.
+    #[must_use]
+    pub fn from_framework(text: &str) -> Option<Self> {
+        let lower = text.trim().to_ascii_lowercase();
+        let first = lower.split([' ', ',', '(']).next().unwrap_or("");
+        first.parse().ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_follow_the_measurement_set() {
+        assert_eq!(
+            Runtime::default_for(HardwareType::Cuda, Workload::Decode),
+            Runtime::LlamaCpp
+        );
+        assert_eq!(
+            Runtime::default_for(HardwareType::Cuda, Workload::Forward),
+            Runtime::TensorRt
+        );
+        assert_eq!(
+            Runtime::default_for(HardwareType::Cpu, Workload::Forward),
+            Runtime::Tract
+        );
+        assert_eq!(
+            Runtime::default_for(HardwareType::Webgpu, Workload::Decode),
+            Runtime::WebLlm
+        );
+        assert_eq!(
+            Runtime::default_for(HardwareType::Wasm, Workload::Forward),
+            Runtime::OnnxRuntimeWeb
+        );
+    }
+
+    #[test]
+    fn frameworks_parse() {
+        assert_eq!(
+            Runtime::from_framework("TensorRT 10.2, CUDA 12.4"),
+            Some(Runtime::TensorRt)
+        );
+        assert_eq!(
+            Runtime::from_framework("vLLM 0.4.3+rocm614, PyTorch 2.3.0"),
+            Some(Runtime::Vllm)
+        );
+        assert_eq!(
+            Runtime::from_framework("llama.cpp CUDA (llama-bench -ngl 99)"),
+            Some(Runtime::LlamaCpp)
+        );
+        assert_eq!(Runtime::from_framework("Jetpack 6"), None);
+        assert_eq!("Transformers.js".parse::<Runtime>().unwrap(), Runtime::OnnxRuntimeWeb);
+    }
+}

@@ -1,0 +1,41 @@
+//! # hwfit-learn
+//!
+//! hwfit's learned predictor. The analytic model's errors are systematic (llama.cpp prefill on
+//! data-centre GPUs, pooled coefficients for CPUs); a small MLP learns ln(measured / analytic
+//! throughput) from device-independent features defined in `hwfit_core::perf::learned`, and is
+//! used only where leave-devices-out cross-validation shows it better.
+//!
+//! - [`predictor`]: the ONNX model run by tract (natively and in the npm package's `learn/` module);
+//! - [`onnx`]: the ONNX writer the trainer and the runner share;
+//! - `train` (feature `train`): the trainer and its cross-validation report;
+//! - `runner` (feature `runner`): `hwfit bench`'s transformer and CNN graphs run through tract.
+
+#[cfg(feature = "train")]
+pub mod mlp;
+pub mod onnx;
+pub mod predictor;
+#[cfg(feature = "train")]
+pub mod records;
+#[cfg(feature = "runner")]
+pub mod runner;
+#[cfg(feature = "train")]
+pub mod train;
+
+pub use predictor::TractPredictor;
+
+/// What can go wrong.
+#[derive(Debug, thiserror::Error)]
+pub enum LearnError {
+    /// A model that cannot be used.
+    #[error("learned model: {0}")]
+    Model(String),
+    /// Training data or settings that cannot be used.
+    #[error("training: {0}")]
+    Training(String),
+    /// A benchmark that cannot run.
+    #[error("benchmark: {0}")]
+    Bench(String),
+    /// The core refused a request.
+    #[error(transparent)]
+    Core(#[from] hwfit_core::CoreError),
+}

@@ -1,0 +1,103 @@
+//! Database records as training measurements: the model from the record's architecture (or the
+//! catalog), the device from its profile (or the device catalog), the step from its fields.
+
+use hwfit_core::perf::calibration::{measured_steps, MeasuredData, MeasuredStep};
+use hwfit_core::perf::{PerfRequest, Runtime};
+use hwfit_core::spec::ModelSpec;
+use hwfit_core::{Catalog, Device, DeviceCatalog, Precision, Workload};
+use hwfit_db::BenchmarkRecord;
+
+/// The public throughput measurements the analytic model is fitted to (llama.cpp, MLPerf).
+pub const PUBLIC_MEASUREMENTS: MeasuredData<'static> = MeasuredData {
+    llm_tokens_per_second: include_str!("../../../data/measured/llm_tokens_per_second.csv"),
+    mlperf_offline: include_str!("../../../data/measured/mlperf_inference_v4_1_offline.csv"),
+    webllm_vram: "",
+    browser_measurements: "",
+    browser_cases: "",
+};
+
+/// `hwfit bench`'s measurements on this project's CI machine kind (2-core AMD EPYC VM), in hwfit's
+/// export format: part of the default model's training data.
+pub const RUNNER_MEASUREMENTS: &str = include_str!("../../../data/measured/hwfit_bench_tract_cpu.json");
+
+fn parsed<T: core::str::FromStr>(value: Option<&String>, field: &str) -> Result<T, String> {
+    value
+        .ok_or_else(|| format!("no {field}"))?
+        .parse()
+        .map_err(|_| format!("{field} '{}' is not understood", value.map_or("", |v| v.as_str())))
+}
+
+/// The measurement a record describes, or why it cannot be trained on.
+pub fn step(record: &BenchmarkRecord, catalog: &Catalog, devices: &DeviceCatalog) -> Result<MeasuredStep, String> {
+    let spec: ModelSpec = match &record.model_architecture {
+        Some(a) => serde_json::from_value(a.clone()).map_err(|e| format!("model_architecture: {e}"))?,
+        None => catalog
+            .lookup(&record.model_name)
+            .map(|m| m.spec.clone())
+            .ok_or_else(|| format!("model '{}' is not in the catalog", record.model_name))?,
+    };
+    let device: Device = match &record.device_profile {
+        Some(p) => serde_json::from_value(p.clone()).map_err(|e| format!("device_profile: {e}"))?,
+        None => devices.resolve(&record.device).map_err(|e| e.to_string())?.clone(),
+    };
+    if record.device_count != 1 {
+        return Err(String::from("more than one device"));
+    }
+    let request = PerfRequest {
+        precision: parsed::<Precision>(record.precision.as_ref(), "precision")?,
+        workload: parsed::<Workload>(record.workload.as_ref(), "workload")?,
+        batch_size: record.batch_size.ok_or("no batch size")?,
+        seq_length: record.sequence_length.ok_or("no sequence length")?,
+        runtime: Some(parsed::<Runtime>(Some(&record.runtime), "runtime")?),
+    };
+    Ok(MeasuredStep {
+        spec,
+        device,
+        request,
+        measured: record.throughput.ok_or("no throughput")?,
+        label: format!(
+            "{} {} b{} s{} on {} ({})",
+            record.model_name,
+            request.workload,
+            request.batch_size,
+            request.seq_length,
+            record.device_name,
+            record.runtime
+        ),
+    })
+}
+
+/// The measurements of `records` that can be trained on, and `record: why` for the rest.
+#[must_use]
+pub fn steps(
+    records: &[BenchmarkRecord],
+    catalog: &Catalog,
+    devices: &DeviceCatalog,
+) -> (Vec<MeasuredStep>, Vec<String>) {
+    let mut out = Vec::new();
+    let mut skipped = Vec::new();
+    for r in records {
+        match step(r, catalog, devices) {
+            Ok(s) => out.push(s),
+            Err(why) => skipped.push(format!("{} on {}: {why}", r.model_name, r.device_name)),
+        }
+    }
+    (out, skipped)
+}
+
+/// The default training set: [`PUBLIC_MEASUREMENTS`] plus [`RUNNER_MEASUREMENTS`] plus `records`
+/// (deduplicated by content).
+pub fn training_set(
+    mut records: Vec<BenchmarkRecord>,
+    catalog: &Catalog,
+    devices: &DeviceCatalog,
+) -> Result<Vec<MeasuredStep>, crate::LearnError> {
+    let (mut out, _) = measured_steps(&PUBLIC_MEASUREMENTS, catalog, devices)?;
+    let runner = hwfit_db::read_text("hwfit_bench_tract_cpu.json", RUNNER_MEASUREMENTS)
+        .map_err(|e| crate::LearnError::Training(e.to_string()))?;
+    records.extend(runner.records);
+    records.sort_by_key(BenchmarkRecord::key);
+    records.dedup_by_key(|r| r.key());
+    out.extend(steps(&records, catalog, devices).0);
+    Ok(out)
+}
