@@ -88,8 +88,10 @@ let server;
 let base;
 
 before(async () => {
-  // The CLI and the server know the device database; the package loads it apart.
+  // The CLI and the server know the device database and the learned predictor; the package loads
+  // them apart (the asynchronous questions would on first use; map() is synchronous).
   await hwfit.loadDeviceDatabase();
+  await hwfit.loadPredictor();
   server = spawn(bin, ["serve", "--port", "0", "--no-detect"], { stdio: ["ignore", "pipe", "inherit"] });
   base = await new Promise((resolve, reject) => {
     let out = "";

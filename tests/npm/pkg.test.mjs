@@ -37,6 +37,30 @@ test("the device database loads on first use, from the package's own module", as
   await assert.rejects(hwfit.predict({ modelName: "gpt2", devices: ["M2 Ultra"] }), /ambiguous device 'M2 Ultra'/);
 });
 
+test("the learned predictor: the package's learn/ module, tract in wasm, the same answers as the reference", async () => {
+  const request = { modelName: "Llama 3 8B", precision: "q4_k_m", devices: ["rtx 4090"] };
+  // A prediction for named hardware loads the default model on first use.
+  const first = (await hwfit.predict(request)).predictions["nvidia-rtx-4090"];
+  assert.equal(first.source, "learned");
+  assert.equal(first.runtime, "llama.cpp");
+  assert.ok(first.analyticThroughput > 0 && first.throughput !== first.analyticThroughput);
+  const info = await hwfit.loadPredictor();
+  assert.ok(info.domain.cells.some(([hw, cls]) => hw === "cuda" && cls === "generate"), JSON.stringify(info.domain));
+  assert.equal(info.features.length, 45);
+  assert.match(info.description, /leave-devices-out/);
+  // The default model's own NNEF archive, as bytes (what `hwfit train --output` writes beside the ONNX).
+  const nnef = readFileSync(join(process.env.HWFIT_REPO, "crates", "hwfit-learn", "data", "default.nnef.tar"));
+  await hwfit.loadPredictor(new Uint8Array(nnef));
+  assert.deepEqual((await hwfit.predict(request)).predictions["nvidia-rtx-4090"], first);
+  hwfit.unloadPredictor();
+  const analytic = (await hwfit.predict(request)).predictions["nvidia-rtx-4090"];
+  assert.equal(analytic.source, "analytic_model");
+  assert.equal(analytic.throughput, first.analyticThroughput);
+  await assert.rejects(hwfit.loadPredictor("model.onnx"), TypeError);
+  await assert.rejects(hwfit.loadPredictor(new Uint8Array([1, 2, 3])), (e) => e instanceof Error && /NNEF/.test(e.message));
+  await hwfit.loadPredictor();
+});
+
 test("a device described by its numbers (deviceSpec)", async () => {
   const deviceSpec = { name: "Lab Box", hardwareType: "webgpu", memoryGb: 16, memoryBandwidthGbs: 400, denseTflops: { fp32: 20 } };
   const p = await hwfit.predict({ modelName: "gpt2", deviceSpec });

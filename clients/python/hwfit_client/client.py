@@ -513,6 +513,7 @@ class HardwareSelectionClient:
         workload: Optional[str] = None,
         model_config: Optional[ModelConfig] = None,
         device_spec: Optional[Mapping[str, Any]] = None,
+        runtime: Optional[str] = None,
     ) -> JsonDict:
         """``POST /performance/predict``: throughput, latency and memory per hardware.
 
@@ -527,9 +528,13 @@ class HardwareSelectionClient:
             model_config: a Hugging Face ``config.json`` (a dict, or the file's path).
             device_spec: a device by its numbers (``hardware_type``, ``memory_gb``,
                 ``memory_bandwidth_gbs``, ``dense_tflops: {fp32, fp16?, ...}``, ``name?``).
+            runtime: the runtime to predict for (``llama.cpp``, ``tensorrt``, ``vllm``,
+                ``pytorch``, ``onnxruntime``, ...); omitted: the best-documented one per target.
 
         Returns:
-            ``{model_name, ..., "predictions": {<hw>: {throughput, latency, memory_usage, source, ...}}}``.
+            ``{model_name, ..., "predictions": {<hw>: {throughput, latency, memory_usage, source,
+            runtime, ...}}}``; ``source`` is ``learned`` where the learned predictor corrected the
+            analytic model (then ``analytic_throughput`` is the uncorrected figure).
         """
         return self._post(
             "/performance/predict",
@@ -545,6 +550,7 @@ class HardwareSelectionClient:
                 "precision": precision,
                 "workload": workload,
                 "model_config": _model_config(model_config),
+                "runtime": runtime,
             },
         )
 

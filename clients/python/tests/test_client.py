@@ -353,6 +353,15 @@ class PerformanceTests(ServerTest):
         r = self.client.predict_performance("gpt2", hardware="cpu")
         self.assertIn("cpu", r["predictions"])
 
+    def test_predict_performance_runtime_and_learned_source(self) -> None:
+        r = self.client.predict_performance("Llama 3 8B", devices="rtx 4090", precision="q4_k_m")
+        p = r["predictions"]["nvidia-rtx-4090"]
+        self.assertEqual(p["runtime"], "llama.cpp")
+        self.assertEqual(p["source"], "learned")
+        self.assertGreater(p["analytic_throughput"], 0)
+        r = self.client.predict_performance("gpt2", "cuda", runtime="pytorch")
+        self.assertEqual(r["predictions"]["cuda"]["runtime"], "pytorch")
+
     def test_get_distributed_config(self) -> None:
         r = self.client.get_distributed_config("gpt2", 8, 16)
         for key in (

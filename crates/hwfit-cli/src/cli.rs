@@ -110,7 +110,7 @@ pub struct BenchArgs {
 /// Arguments of `hwfit train`.
 #[derive(Debug, Args)]
 pub struct TrainArgs {
-    /// Where to write the ONNX model.
+    /// Where to write the ONNX model (FILE.onnx; FILE.nnef.tar and FILE.reference.json are written beside it).
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Measurement files to train on besides the built-in set (hwfit's JSON export, e.g. from `hwfit bench --output`).

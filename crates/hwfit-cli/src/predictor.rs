@@ -4,6 +4,7 @@
 use std::sync::{Arc, OnceLock};
 
 use anyhow::{Context, Result};
+use hwfit_core::perf::ResidualModel;
 use hwfit_core::Hwfit;
 use hwfit_learn::TractPredictor;
 
@@ -32,8 +33,6 @@ pub fn load() -> Result<Option<TractPredictor>> {
 
 /// `hwfit` with the chosen predictor installed.
 pub fn install(hwfit: Hwfit) -> Result<Hwfit> {
-    Ok(match load()? {
-        Some(p) => hwfit.with_learned(Arc::new(p)),
-        None => hwfit,
-    })
+    let learned = load()?.map(|p| Arc::new(p) as Arc<dyn ResidualModel>);
+    Ok(hwfit.with_learned(learned))
 }

@@ -20,20 +20,8 @@ fn bench(c: &mut Criterion) {
     let llama = catalog.resolve("Llama 3 8B").unwrap().spec;
     let bert = catalog.resolve("bert-base-uncased").unwrap().spec;
     let rtx = devices.resolve("RTX 4090").unwrap().clone();
-    let decode = PerfRequest {
-        precision: Precision::Q4KM,
-        workload: Workload::Decode,
-        batch_size: 1,
-        seq_length: 512,
-        runtime: None,
-    };
-    let forward = PerfRequest {
-        precision: Precision::Fp16,
-        workload: Workload::Forward,
-        batch_size: 32,
-        seq_length: 128,
-        runtime: None,
-    };
+    let decode = PerfRequest::new(Precision::Q4KM, Workload::Decode, 1, 512);
+    let forward = PerfRequest::new(Precision::Fp16, Workload::Forward, 32, 128);
 
     let mut group = c.benchmark_group("analytic_model");
     group.throughput(Throughput::Elements(1));

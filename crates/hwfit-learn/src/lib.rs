@@ -5,17 +5,21 @@
 //! throughput) from device-independent features defined in `hwfit_core::perf::learned`, and is
 //! used only where leave-devices-out cross-validation shows it better.
 //!
-//! - [`predictor`]: the ONNX model run by tract (natively and in the npm package's `learn/` module);
-//! - [`onnx`]: the ONNX writer the trainer and the runner share;
+//! - [`predictor`]: the trained model run by tract — its ONNX file through tract-onnx natively, its
+//!   NNEF form through tract-nnef in the npm package's `learn/` module;
+//! - [`reference`]: the Rust-side reference answers of the default model, for tests on both targets;
+//! - `onnx` (feature `onnx`): the ONNX writer the trainer and the runner share;
 //! - `train` (feature `train`): the trainer and its cross-validation report;
 //! - `runner` (feature `runner`): `hwfit bench`'s transformer and CNN graphs run through tract.
 
 #[cfg(feature = "train")]
 pub mod mlp;
+#[cfg(feature = "onnx")]
 pub mod onnx;
 pub mod predictor;
 #[cfg(feature = "train")]
 pub mod records;
+pub mod reference;
 #[cfg(feature = "runner")]
 pub mod runner;
 #[cfg(feature = "train")]

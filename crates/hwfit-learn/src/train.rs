@@ -19,6 +19,8 @@ use serde::Serialize;
 use crate::mlp::{Mlp, MlpConfig};
 use crate::onnx::encode;
 use crate::predictor::keys;
+use crate::predictor::onnx_to_nnef;
+use crate::reference::Case;
 use crate::LearnError;
 
 /// Continuous features whose training range bounds the domain.
@@ -96,12 +98,14 @@ pub struct TrainReport {
 pub struct Trained {
     /// The ONNX model.
     pub onnx: Vec<u8>,
+    /// Its NNEF form (for the npm package's `learn/` module).
+    pub nnef: Vec<u8>,
     /// The cross-validation report.
     pub report: TrainReport,
     /// The network (the Rust-side reference for the ONNX graph).
     pub mlp: Mlp,
-    /// Feature vectors of the training rows (to check the ONNX graph against [`Mlp::predict`]).
-    pub features: Vec<Vec<f32>>,
+    /// Every training row's features and the network's answer (the Rust-side reference).
+    pub reference: Vec<Case>,
 }
 
 /// One measurement against a model: its features and ln(measured / analytic).
@@ -291,11 +295,22 @@ pub fn train(steps: &[MeasuredStep], analytic: &PerfModel, config: &TrainConfig)
         (keys::TRAINED_ON, trained_on),
     ];
     let onnx = encode(&mlp.to_graph().into_model(&metadata));
+    let nnef = onnx_to_nnef(&onnx)?;
+    let reference = all
+        .iter()
+        .zip(all_rows)
+        .map(|(step, row)| Case {
+            step: step.label.clone(),
+            correction: mlp.predict(&row.features),
+            features: row.features,
+        })
+        .collect();
     Ok(Trained {
         onnx,
+        nnef,
         report,
         mlp,
-        features: all_rows.into_iter().map(|r| r.features).collect(),
+        reference,
     })
 }
 
@@ -303,6 +318,7 @@ pub fn train(steps: &[MeasuredStep], analytic: &PerfModel, config: &TrainConfig)
 mod tests {
     use super::*;
     use crate::records::training_set;
+    use crate::reference::TOLERANCE;
     use crate::TractPredictor;
     use hwfit_core::perf::learned::FEATURE_COUNT;
     use hwfit_core::perf::ResidualModel;
@@ -318,10 +334,17 @@ mod tests {
     fn onnx_through_tract_matches_the_rust_reference() {
         let t = trained();
         let onnx = TractPredictor::from_bytes(&t.onnx).unwrap();
-        assert_eq!(t.features[0].len(), FEATURE_COUNT);
-        for f in &t.features {
-            let (a, b) = (onnx.evaluate(f).unwrap(), t.mlp.predict(f));
-            assert!((a - b).abs() <= 1e-5, "tract {a} vs reference {b}");
+        let nnef = TractPredictor::from_bytes(&t.nnef).unwrap();
+        assert_eq!(t.reference[0].features.len(), FEATURE_COUNT);
+        for case in &t.reference {
+            for tract in [&onnx, &nnef] {
+                let a = tract.evaluate(&case.features).unwrap();
+                assert!(
+                    (a - case.correction).abs() <= TOLERANCE,
+                    "tract {a} vs reference {}",
+                    case.correction
+                );
+            }
         }
     }
 
@@ -331,12 +354,44 @@ mod tests {
         let t = trained();
         let default = TractPredictor::default_model().unwrap();
         assert_eq!(default.domain(), &t.report.domain);
-        for f in &t.features {
-            let (a, b) = (default.evaluate(f).unwrap(), t.mlp.predict(f));
+        for case in &t.reference {
+            let a = default.evaluate(&case.features).unwrap();
             assert!(
-                (a - b).abs() <= 1e-4,
-                "default {a} vs retrained {b}: regenerate with scripts/train-default"
+                (a - case.correction).abs() <= 1e-4,
+                "default {a} vs retrained {}: regenerate with scripts/train-default",
+                case.correction
             );
+        }
+        // The committed reference is the retrained network's answers on the same steps.
+        let committed = crate::reference::cases().unwrap();
+        assert!(!committed.is_empty());
+        for case in &committed {
+            let fresh = t
+                .reference
+                .iter()
+                .find(|c| c.step == case.step && c.features == case.features);
+            let fresh = fresh.unwrap_or_else(|| panic!("{} is not a training step any more", case.step));
+            assert!((fresh.correction - case.correction).abs() <= 1e-4, "{}", case.step);
+        }
+    }
+
+    /// The committed default model, run by tract, computes the committed reference.
+    #[test]
+    fn the_default_model_computes_the_reference() {
+        let (onnx, nnef) = (
+            TractPredictor::from_onnx(crate::predictor::DEFAULT_MODEL).unwrap(),
+            TractPredictor::from_nnef(crate::predictor::DEFAULT_MODEL_NNEF).unwrap(),
+        );
+        for case in crate::reference::cases().unwrap() {
+            for tract in [&onnx, &nnef] {
+                let a = tract.evaluate(&case.features).unwrap();
+                assert!(
+                    (a - case.correction).abs() <= TOLERANCE,
+                    "{}: tract {a} vs reference {}",
+                    case.step,
+                    case.correction
+                );
+            }
         }
     }
 

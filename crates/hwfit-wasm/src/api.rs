@@ -89,6 +89,13 @@ fn hwfit() -> Result<Rc<Hwfit>, JsValue> {
     Ok(h)
 }
 
+/// Replaces the knowledge every later question uses with `change(current)`.
+pub(crate) fn update(change: impl FnOnce(Hwfit) -> Hwfit) -> Result<(), JsValue> {
+    let knowledge = change(Hwfit::clone(&*hwfit()?));
+    HWFIT.with_borrow_mut(|slot| *slot = Some(Rc::new(knowledge)));
+    Ok(())
+}
+
 /// Remembers the candidates of a fresh probe report.
 pub(crate) fn remember_probe(report: &crate::probe::CapabilityReport) -> Result<Rc<Vec<Candidate>>, JsValue> {
     remember(report.capabilities())
@@ -132,7 +139,7 @@ fn add_database(text: &str) -> Result<usize, JsValue> {
         .with_device_database(text)
         .map_err(|e| core_error(&e))?;
     let count = knowledge.devices_catalog().devices().len();
-    HWFIT.with_borrow_mut(|slot| *slot = Some(Rc::new(knowledge)));
+    update(|_| knowledge)?;
     DATABASE.with_borrow_mut(|slot| *slot = Some(Ok(())));
     if let Some((caps, _)) = LOCAL.with_borrow(Clone::clone) {
         remember(caps)?;
@@ -150,7 +157,8 @@ async fn import_database_text() -> Result<String, String> {
         .ok_or_else(|| String::from("devices.js did not export the database's text"))
 }
 
-fn js_message(e: &JsValue) -> String {
+/// An exception's message.
+pub(crate) fn js_message(e: &JsValue) -> String {
     e.dyn_ref::<js_sys::Error>()
         .map_or_else(|| format!("{e:?}"), |e| String::from(e.message()))
 }
@@ -198,14 +206,23 @@ async fn answer_here<Req: DeserializeOwned + Targeted, Ans: Serialize>(
 ) -> JsResult {
     let request: Req = from_js(request, what)?;
     let options: AnswerOptions = from_js(or_empty(options), what)?;
+    let local = prepare(&request, &options).await?;
+    reply(ask(&*hwfit()?, &request, &local))
+}
+
+/// Loads what an asynchronous question needs, once: the device database, the learned predictor (for
+/// requests that name hardware or devices; the browser's own devices are outside the default
+/// model's domain) and this browser's candidates (for requests that name none).
+async fn prepare(request: &impl Targeted, options: &AnswerOptions) -> Result<Rc<Vec<Candidate>>, JsValue> {
     // Without the database the curated devices still answer; `loadDeviceDatabase()` says why.
     let _ = ensure_database().await;
-    let local = if request.needs_local() {
-        local_for(&options).await?
+    if request.needs_local() {
+        local_for(options).await
     } else {
-        Rc::new(Vec::new())
-    };
-    reply(ask(&*hwfit()?, &request, &local))
+        // Without the learn module the analytic model answers, and `source` says so.
+        crate::learn::ensure_predictor().await;
+        Ok(Rc::new(Vec::new()))
+    }
 }
 
 /// The knowledge and the request read from a JS object.
@@ -237,9 +254,7 @@ pub fn configure(#[wasm_bindgen(unchecked_param_type = "ConfigureOptions")] opti
         Some(value) => SelectionConfig::from_json(&value.to_string()).map_err(|e| core_error(&e))?,
         None => SelectionConfig::default(),
     };
-    let knowledge = Hwfit::clone(&*hwfit()?).with_selection_config(config);
-    HWFIT.with_borrow_mut(|slot| *slot = Some(Rc::new(knowledge)));
-    Ok(())
+    update(|h| h.with_selection_config(config))
 }
 
 /// Classifies a model into a family and subfamily, with the analyses behind it.
@@ -356,12 +371,7 @@ pub async fn charts(
 ) -> JsResult {
     let request: MatrixRequest = from_js(or_empty(request), "charts")?;
     let options: AnswerOptions = from_js(or_empty(options), "charts")?;
-    let _ = ensure_database().await;
-    let local = if request.needs_local() {
-        local_for(&options).await?
-    } else {
-        Rc::new(Vec::new())
-    };
+    let local = prepare(&request, &options).await?;
     let matrix = hwfit()?.matrix(&request, &local).map_err(|e| core_error(&e))?;
     let charts = draw(&matrix).await?;
     to_js(&ChartsAnswer { matrix, charts })

@@ -5,6 +5,7 @@
 
 mod api;
 mod bench;
+mod learn;
 mod modules;
 mod probe;
 #[cfg(all(test, feature = "typegen"))]
@@ -18,6 +19,7 @@ pub use api::{
     map, matrix, model, models, predict, recommend, resource_pool, resources, select, template,
 };
 pub use bench::benchmark;
+pub use learn::{load_predictor, unload_predictor};
 
 /// Installs the panic hook (diagnostics only: a panic would be a bug).
 #[wasm_bindgen(start)]

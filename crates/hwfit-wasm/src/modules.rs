@@ -1,7 +1,8 @@
-//! The package's other wasm modules — `bench/` (the microbenchmarks, wgpu) and `charts/` (the
-//! five charts) — imported and instantiated on first use, so pages that never measure or draw never
-//! download them and this module stays small. The `linked-modules` feature links both in instead
-//! (the browser tests, which run without a package around them).
+//! The package's other wasm modules — `bench/` (the microbenchmarks, wgpu), `charts/` (the five
+//! charts) and `learn/` (the learned predictor, tract-onnx) — imported and instantiated on first
+//! use, so pages that never measure, draw or ask about other hardware never download them and this
+//! module stays small. The `linked-modules` feature links them in instead (the browser tests, which
+//! run without a package around them).
 
 #[cfg(not(feature = "linked-modules"))]
 use wasm_bindgen::prelude::*;

@@ -75,6 +75,7 @@ fn definitions() -> BTreeMap<String, Value> {
         hwfit_core::plan::recommend::CompatibleModels => "CompatibleModels", api::TemplateDecision => "TemplateDecision",
         crate::api::ChartsAnswer => "ChartsAnswer", hwfit_js::ChartSvg => "ChartSvg",
         crate::probe::CapabilityReport => "CapabilityReport", hwfit_js::BenchmarkReport => "BenchmarkReport",
+        crate::learn::PredictorInfo => "PredictorInfo",
     }
     let mut defs = BTreeMap::new();
     for (mut g, side) in [(requests, "request"), (answers, "answer")] {

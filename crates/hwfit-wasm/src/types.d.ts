@@ -567,6 +567,16 @@ export interface FamilyRow {
     };
 }
 
+/** The range a continuous feature took in training. */
+export interface FeatureRange {
+    /** Feature name. */
+    feature: string;
+    /** Largest value seen. */
+    max: number;
+    /** Smallest value seen. */
+    min: number;
+}
+
 /** The fixed costs of one browser step, next to its compute (IPFS Accelerate has no such breakdown). */
 export interface FixedCosts {
     /** The roofline part (FLOPs or bytes at the achieved rate), ms. */
@@ -604,6 +614,20 @@ export type HardwareType = "cpu" | "cuda" | "rocm" | "mps" | "openvino" | "qnn" 
 
 /** How sure an identification is. */
 export type IdentificationConfidence = "high" | "medium" | "class" | "software";
+
+/**
+ * Where the learned correction is used: the hardware types and workload classes where
+ * leave-devices-out cross-validation showed it better than the analytic model, and the ranges of
+ * the continuous features it was trained on (with `margin` either side).
+ */
+export interface LearnedDomain {
+    /** `(hardware type, workload class)` pairs. */
+    cells: ([HardwareType, WorkloadClass])[];
+    /** Allowed distance outside a range, in the feature's units. */
+    margin: number;
+    /** Feature ranges. */
+    ranges: FeatureRange[];
+}
 
 /** One recommendation. */
 export interface MapEntry {
@@ -1047,6 +1071,16 @@ export interface PredictionMatrix {
 /** Where a prediction comes from. */
 export type PredictionSource = "analytic_model" | "analytic_model_pooled" | "measured_profile" | "estimate" | "learned";
 
+/** `loadPredictor()`'s answer: what was loaded. */
+export interface PredictorInfo {
+    /** What the model was trained on and how (its `hwfit.trained_on` metadata). */
+    description: string;
+    /** Where it is used: hardware type × workload class cells and the trained feature ranges. */
+    domain: LearnedDomain;
+    /** Its input features, in order. */
+    features: string[];
+}
+
 /** Catalog models for a Hugging Face pipeline task (`POST /models/recommend`). */
 export interface RecommendRequest {
     /** A device described by its numbers (`--device-spec`), predicted on with the rest. */
@@ -1446,3 +1480,6 @@ export interface WebNnProbe {
 }
 
 export type Workload = "forward" | "prefill" | "decode" | "train-step";
+
+/** Which measurements a workload's coefficients are fitted on. */
+export type WorkloadClass = "generate" | "forward";

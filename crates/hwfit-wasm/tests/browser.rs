@@ -241,3 +241,54 @@ async fn charts_draw_the_matrix_on_this_browsers_devices() {
     let e = hwfit_wasm::charts(bad, JsValue::UNDEFINED).await.unwrap_err();
     assert!(e.is_instance_of::<js_sys::RangeError>(), "{e:?}");
 }
+
+/// The default learned model runs through tract in wasm and computes what the Rust network computes
+/// (the committed reference) within 1e-5; through the package it corrects predictions inside its
+/// domain, and `unloadPredictor()` turns it off.
+#[cfg(feature = "linked-modules")]
+#[wasm_bindgen_test]
+async fn the_learned_model_runs_through_tract_and_matches_the_reference() {
+    use hwfit_wasm_learn::reference::{cases, TOLERANCE};
+    let model = hwfit_wasm_learn::load(None).expect("the default model loads");
+    let cases = cases().expect("the committed reference");
+    assert!(cases.len() >= 50, "{}", cases.len());
+    for case in &cases {
+        let got = model.evaluate(&case.features).expect("tract runs");
+        assert!(
+            (got - case.correction).abs() <= TOLERANCE,
+            "{}: tract in wasm {got} vs reference {}",
+            case.step,
+            case.correction
+        );
+    }
+    let e = hwfit_wasm::load_predictor(JsValue::from_str("model.onnx"))
+        .await
+        .unwrap_err();
+    assert!(e.is_instance_of::<js_sys::TypeError>(), "{e:?}");
+    let e = hwfit_wasm::load_predictor(js_sys::Uint8Array::from(&b"not a model"[..]).into())
+        .await
+        .unwrap_err();
+    assert!(e.is_instance_of::<js_sys::Error>(), "{e:?}");
+    let info = hwfit_wasm::load_predictor(JsValue::UNDEFINED)
+        .await
+        .expect("the default loads");
+    assert!(!array(&get(&info, "domain.cells")).is_empty());
+    assert_eq!(array(&get(&info, "features")).len(), cases[0].features.len());
+    let request = || {
+        js_sys::JSON::parse(r#"{"modelName": "Llama 3 8B", "precision": "q4_k_m", "devices": ["rtx 4090"]}"#).unwrap()
+    };
+    let answer = hwfit_wasm::predict(request(), JsValue::UNDEFINED)
+        .await
+        .expect("predict");
+    let entry = get(&answer, "predictions.nvidia-rtx-4090");
+    assert_eq!(get(&entry, "source").as_string().as_deref(), Some("learned"));
+    assert_eq!(get(&entry, "runtime").as_string().as_deref(), Some("llama.cpp"));
+    let analytic = get(&entry, "analyticThroughput").as_f64().expect("the analytic figure");
+    hwfit_wasm::unload_predictor().expect("unload");
+    let answer = hwfit_wasm::predict(request(), JsValue::UNDEFINED)
+        .await
+        .expect("predict");
+    let entry = get(&answer, "predictions.nvidia-rtx-4090");
+    assert_eq!(get(&entry, "source").as_string().as_deref(), Some("analytic_model"));
+    assert_eq!(get(&entry, "throughput").as_f64(), Some(analytic));
+}

@@ -69,7 +69,24 @@ async fn time_the_questions() {
         hwfit_wasm::predict(request, JsValue::UNDEFINED).await.expect("predict");
     };
     let on_device = per_call(on_device).await;
+    // The learned predictor (linked in here; the package imports its learn/ module): one learned
+    // prediction, then the same request on the analytic model alone.
+    let t4 = now();
+    hwfit_wasm::load_predictor(JsValue::UNDEFINED)
+        .await
+        .expect("the learned model");
+    let load_learned = now() - t4;
+    let llama = || async {
+        let request = request(r#"{"modelName": "Llama 3 8B", "precision": "q4_k_m", "devices": ["rtx 4090"]}"#);
+        hwfit_wasm::predict(request, JsValue::UNDEFINED).await.expect("predict");
+    };
+    let learned = per_call(llama).await;
+    hwfit_wasm::unload_predictor().expect("unload");
+    let analytic = per_call(llama).await;
     console_log!("the device database: {rows} devices");
+    console_log!(
+        "timings (ms): load the learned model {load_learned:.1}; learned predict {learned:.3}; analytic predict {analytic:.3}"
+    );
     console_log!(
         "timings (ms): load the device database {:.1}; probe {:.1}; first select {:.2}; probe → first recommendation {:.1}; repeated select {repeated_select:.3}; predict on a hardware type {predict:.3}; predict on a database device {on_device:.3}",
         t1 - t0,

@@ -1,13 +1,15 @@
 //! `hwfit train`: the learned predictor fitted to the built-in measurements (plus `hwfit bench`'s),
 //! with the leave-devices-out cross-validation report, written as ONNX.
 
+use std::path::{Path, PathBuf};
+
 use anyhow::{bail, Context, Result};
 use hwfit_core::perf::fit::Accuracy;
 use hwfit_core::{Catalog, DeviceCatalog, PerfModel};
 use hwfit_db::{read_file, Filter};
 use hwfit_learn::mlp::MlpConfig;
 use hwfit_learn::records::training_set;
-use hwfit_learn::train::{train, TrainConfig, TrainReport};
+use hwfit_learn::train::{train, TrainConfig, TrainReport, Trained};
 
 use crate::cli::TrainArgs;
 use crate::output;
@@ -80,20 +82,52 @@ pub fn run(args: &TrainArgs) -> Result<()> {
         folds: args.folds,
     };
     let trained = train(&training, &PerfModel::builtin()?, &config)?;
-    if let Some(path) = &args.output {
-        std::fs::write(path, &trained.onnx).with_context(|| format!("writing {}", path.display()))?;
-    }
+    let written = match &args.output {
+        Some(path) => write_model(path, &trained)?,
+        None => Vec::new(),
+    };
     if args.json {
         return output::json(&trained.report);
     }
     output::text(&render(&trained.report));
-    if let Some(path) = &args.output {
-        output::text(&format!(
-            "wrote {} ({} bytes); use it with --predictor {}",
-            path.display(),
-            trained.onnx.len(),
-            path.display()
-        ));
+    for (path, bytes, what) in &written {
+        output::text(&format!("wrote {} ({bytes} bytes): {what}", path.display()));
     }
     Ok(())
+}
+
+/// Writes `FILE.onnx` and beside it `FILE.nnef.tar` (tract's NNEF form, for the npm package's
+/// `loadPredictor`) and `FILE.reference.json` (the Rust network's answers on the training steps).
+fn write_model(path: &Path, trained: &Trained) -> Result<Vec<(PathBuf, usize, &'static str)>> {
+    let stem = path.with_extension("");
+    let sibling = |suffix: &str| {
+        let mut name = stem.clone().into_os_string();
+        name.push(suffix);
+        PathBuf::from(name)
+    };
+    let reference = serde_json::to_vec_pretty(&trained.reference)?;
+    let files = [
+        (
+            path.to_path_buf(),
+            trained.onnx.as_slice(),
+            "the model, for --predictor and the server's --predictor",
+        ),
+        (
+            sibling(".nnef.tar"),
+            trained.nnef.as_slice(),
+            "its NNEF form, for the npm package's loadPredictor(bytes)",
+        ),
+        (
+            sibling(".reference.json"),
+            reference.as_slice(),
+            "the network's answers on the training steps, to check a runtime against",
+        ),
+    ];
+    files
+        .into_iter()
+        .map(|(file, bytes, what)| {
+            std::fs::write(&file, bytes).with_context(|| format!("writing {}", file.display()))?;
+            Ok((file, bytes.len(), what))
+        })
+        .collect()
 }

@@ -87,9 +87,9 @@ impl Hwfit {
     }
 
     /// The same knowledge with a learned correction on the performance model (used first inside
-    /// its training domain, the analytic model elsewhere).
+    /// its training domain, the analytic model elsewhere), or without one (`None`).
     #[must_use]
-    pub fn with_learned(mut self, learned: alloc::sync::Arc<dyn crate::perf::ResidualModel>) -> Self {
+    pub fn with_learned(mut self, learned: Option<alloc::sync::Arc<dyn crate::perf::ResidualModel>>) -> Self {
         self.perf = self.perf.with_learned(learned);
         self
     }

@@ -172,6 +172,7 @@ pub fn features(facts: &StepFacts<'_>) -> Vec<f32> {
 
 /// The range a continuous feature took in training.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct FeatureRange {
     /// Feature name.
@@ -186,6 +187,7 @@ pub struct FeatureRange {
 /// leave-devices-out cross-validation showed it better than the analytic model, and the ranges of
 /// the continuous features it was trained on (with `margin` either side).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct LearnedDomain {
     /// `(hardware type, workload class)` pairs.

@@ -152,6 +152,20 @@ pub struct PerfRequest {
     pub runtime: Option<Runtime>,
 }
 
+impl PerfRequest {
+    /// A step on the default runtime for the target.
+    #[must_use]
+    pub const fn new(precision: Precision, workload: Workload, batch_size: u32, seq_length: u32) -> Self {
+        Self {
+            precision,
+            workload,
+            batch_size,
+            seq_length,
+            runtime: None,
+        }
+    }
+}
+
 /// The unit of a throughput.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -304,10 +318,10 @@ impl PerfModel {
         }
     }
 
-    /// The model with a learned correction, used first inside its domain.
+    /// The model with a learned correction, used first inside its domain (`None`: analytic only).
     #[must_use]
-    pub fn with_learned(mut self, learned: Arc<dyn ResidualModel>) -> Self {
-        self.learned = Some(learned);
+    pub fn with_learned(mut self, learned: Option<Arc<dyn ResidualModel>>) -> Self {
+        self.learned = learned;
         self
     }
 
@@ -423,11 +437,11 @@ impl PerfModel {
                 .domain()
                 .admits(device.hardware_type, WorkloadClass::of(req.workload), features)
                 .ok()?;
-            model
-                .log_correction(features)
-                .ok()
-                .filter(|c| c.is_finite())
-                .map(|c| c.clamp(-learned::MAX_LOG_CORRECTION, learned::MAX_LOG_CORRECTION))
+            model.log_correction(features).ok().filter(|c| c.is_finite()).map(|c| {
+                // Rounded to 1e-4 (0.01 %): tract's f32 kernels differ in the last bits between
+                // native and wasm, and every face must print the same answer.
+                libm::round(c.clamp(-learned::MAX_LOG_CORRECTION, learned::MAX_LOG_CORRECTION) * 1e4) / 1e4
+            })
         });
         let step_s = correction.map_or(analytic_step_s, |c| analytic_step_s / libm::exp(c));
         let memory_capacity = device.memory_mb();

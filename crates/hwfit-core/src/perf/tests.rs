@@ -114,3 +114,68 @@ fn fitting_recovers_known_coefficients() {
     );
     assert!(fit::accuracy(&fitted, &samples).within_25_percent > 0.99);
 }
+
+/// A residual model with a fixed answer, for the rules around it.
+#[derive(Debug)]
+struct FixedCorrection {
+    correction: Result<f64, String>,
+    domain: learned::LearnedDomain,
+}
+
+impl ResidualModel for FixedCorrection {
+    fn log_correction(&self, _features: &[f32]) -> Result<f64, String> {
+        self.correction.clone()
+    }
+    fn domain(&self) -> &learned::LearnedDomain {
+        &self.domain
+    }
+    fn describe(&self) -> &'static str {
+        "fixed"
+    }
+}
+
+fn with_correction(correction: Result<f64, String>, cells: Vec<(HardwareType, WorkloadClass)>) -> PerfModel {
+    let domain = learned::LearnedDomain {
+        cells,
+        ranges: Vec::new(),
+        margin: 0.0,
+    };
+    PerfModel::builtin()
+        .unwrap()
+        .with_learned(Some(Arc::new(FixedCorrection { correction, domain })))
+}
+
+#[test]
+fn the_learned_correction_applies_inside_its_domain_only() {
+    let spec = Catalog::builtin().resolve("gpt2").unwrap().spec;
+    let cuda = DeviceCatalog::builtin().resolve("rtx-4090").unwrap().clone();
+    let cpu = DeviceCatalog::builtin().resolve("amd-epyc-9654").unwrap().clone();
+    let req = PerfRequest::new(Precision::Fp16, Workload::Decode, 1, 128);
+    let decode = WorkloadClass::of(Workload::Decode);
+    // ln 2 (rounded to 1e-4): twice the analytic throughput, on CUDA decode only.
+    let model = with_correction(Ok(core::f64::consts::LN_2), alloc::vec![(HardwareType::Cuda, decode)]);
+    let analytic = PerfModel::builtin().unwrap().predict(&spec, &cuda, &req).unwrap();
+    let learned = model.predict(&spec, &cuda, &req).unwrap();
+    assert_eq!(learned.source, PredictionSource::Learned);
+    assert_eq!(learned.analytic_throughput, Some(analytic.throughput));
+    let ratio = learned.throughput / analytic.throughput;
+    assert!((ratio - 2.0).abs() < 1e-3, "{ratio}");
+    assert_eq!(learned.runtime, Runtime::LlamaCpp);
+    // Outside the domain (CPU), the analytic model answers.
+    let on_cpu = model.predict(&spec, &cpu, &req).unwrap();
+    assert_ne!(on_cpu.source, PredictionSource::Learned);
+    assert_eq!(on_cpu.analytic_throughput, None);
+    // An error or a non-finite answer falls back; a huge one is clamped to ×e³.
+    let failing = with_correction(Err("boom".into()), alloc::vec![(HardwareType::Cuda, decode)]);
+    assert_eq!(failing.predict(&spec, &cuda, &req).unwrap().source, analytic.source);
+    let nan = with_correction(Ok(f64::NAN), alloc::vec![(HardwareType::Cuda, decode)]);
+    assert_eq!(nan.predict(&spec, &cuda, &req).unwrap(), analytic);
+    let huge = with_correction(Ok(50.0), alloc::vec![(HardwareType::Cuda, decode)])
+        .predict(&spec, &cuda, &req)
+        .unwrap();
+    let clamped = huge.throughput / analytic.throughput;
+    assert!(
+        (clamped - libm::exp(learned::MAX_LOG_CORRECTION)).abs() / clamped < 1e-3,
+        "{clamped}"
+    );
+}
