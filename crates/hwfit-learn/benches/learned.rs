@@ -42,13 +42,13 @@ fn bench(c: &mut Criterion) {
     let nnef = TractPredictor::from_nnef(DEFAULT_MODEL_NNEF).unwrap();
     let mut group = c.benchmark_group("tract");
     group.bench_function("evaluate (onnx)", |b| {
-        b.iter(|| onnx.evaluate(black_box(&features)).unwrap())
+        b.iter(|| onnx.evaluate(black_box(&features)).unwrap());
     });
     group.bench_function("evaluate (nnef)", |b| {
-        b.iter(|| nnef.evaluate(black_box(&features)).unwrap())
+        b.iter(|| nnef.evaluate(black_box(&features)).unwrap());
     });
     group.bench_function("load default.onnx", |b| {
-        b.iter(|| TractPredictor::from_onnx(black_box(DEFAULT_MODEL)).unwrap())
+        b.iter(|| TractPredictor::from_onnx(black_box(DEFAULT_MODEL)).unwrap());
     });
     group.bench_function("load default.nnef.tar", |b| {
         b.iter(|| TractPredictor::from_nnef(black_box(DEFAULT_MODEL_NNEF)).unwrap());

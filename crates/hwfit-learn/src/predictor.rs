@@ -7,7 +7,8 @@
 use std::sync::Arc;
 
 use hwfit_core::perf::learned::{feature_names, LearnedDomain, FEATURE_COUNT};
-use hwfit_core::perf::ResidualModel;
+use hwfit_core::perf::{ResidualModel, WorkloadClass};
+use hwfit_core::HardwareType;
 use tract_nnef::prelude::*;
 
 use crate::LearnError;
@@ -69,8 +70,8 @@ impl TractPredictor {
     #[cfg(feature = "onnx")]
     pub fn from_onnx(bytes: &[u8]) -> Result<Self, LearnError> {
         let (model, metadata) = onnx_model(bytes)?;
-        let metadata = metadata.into_iter().map(|(k, v)| (k, Some(v))).collect();
-        Self::ready(model, metadata)
+        let metadata: Vec<_> = metadata.into_iter().map(|(k, v)| (k, Some(v))).collect();
+        Self::ready(model, &metadata)
     }
 
     /// Loads tract's NNEF form of a model (`.nnef.tar`).
@@ -84,12 +85,12 @@ impl TractPredictor {
                 .get(key)
                 .and_then(|t| t.to_plain_array_view::<String>().ok()?.iter().next().cloned())
         };
-        let metadata = keys::ALL.iter().map(|k| ((*k).to_owned(), property(k))).collect();
-        Self::ready(model, metadata)
+        let metadata: Vec<_> = keys::ALL.iter().map(|k| ((*k).to_owned(), property(k))).collect();
+        Self::ready(model, &metadata)
     }
 
     /// Checks the metadata (key → value) and optimizes the model into a plan.
-    fn ready(model: TypedModel, metadata: Vec<(String, Option<String>)>) -> Result<Self, LearnError> {
+    fn ready(model: TypedModel, metadata: &[(String, Option<String>)]) -> Result<Self, LearnError> {
         let get = |key: &str| {
             metadata
                 .iter()
@@ -123,6 +124,26 @@ impl TractPredictor {
         return Self::from_onnx(DEFAULT_MODEL);
         #[cfg(not(feature = "onnx"))]
         Self::from_nnef(DEFAULT_MODEL_NNEF)
+    }
+
+    /// Where the model is used.
+    #[must_use]
+    pub fn domain(&self) -> &LearnedDomain {
+        &self.domain
+    }
+
+    /// Whether a step, named as strings (`cuda`, `generate`), is inside the domain: the npm
+    /// package's questions module asks this across the module boundary.
+    #[must_use]
+    pub fn admits_named(&self, hardware: &str, class: &str, features: &[f32]) -> bool {
+        let class = match class {
+            "generate" => WorkloadClass::Generate,
+            "forward" => WorkloadClass::Forward,
+            _ => return false,
+        };
+        hardware
+            .parse::<HardwareType>()
+            .is_ok_and(|hw| self.domain.admits(hw, class, features).is_ok())
     }
 
     /// The training domain as JSON (the model's `hwfit.domain` metadata).
@@ -205,8 +226,8 @@ impl ResidualModel for TractPredictor {
         self.evaluate(features).map(f64::from).map_err(|e| e.to_string())
     }
 
-    fn domain(&self) -> &LearnedDomain {
-        &self.domain
+    fn admits(&self, hardware: HardwareType, class: WorkloadClass, features: &[f32]) -> bool {
+        self.domain.admits(hardware, class, features).is_ok()
     }
 
     fn describe(&self) -> &str {

@@ -321,7 +321,6 @@ mod tests {
     use crate::reference::TOLERANCE;
     use crate::TractPredictor;
     use hwfit_core::perf::learned::FEATURE_COUNT;
-    use hwfit_core::perf::ResidualModel;
     use hwfit_core::{Catalog, DeviceCatalog};
 
     fn trained() -> Trained {

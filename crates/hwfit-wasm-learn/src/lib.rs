@@ -34,6 +34,13 @@ impl LearnedPredictor {
             .map_err(|e| JsError::new(&e.to_string()))
     }
 
+    /// Whether a step (hardware type and workload class as written: `cuda`, `generate`) with these
+    /// features is inside the model's training domain.
+    #[must_use]
+    pub fn admits(&self, hardware: &str, class: &str, features: &[f32]) -> bool {
+        self.inner.admits_named(hardware, class, features)
+    }
+
     /// Where the model may be used (the core's `LearnedDomain` as JSON).
     #[wasm_bindgen(getter)]
     pub fn domain(&self) -> Result<String, JsError> {

@@ -7,8 +7,10 @@
 use std::cell::RefCell;
 use std::sync::Arc;
 
-use hwfit_core::perf::learned::{feature_names, LearnedDomain};
+use hwfit_core::perf::learned::feature_names;
 use hwfit_core::perf::ResidualModel;
+#[cfg(not(feature = "linked-modules"))]
+use hwfit_core::{perf::WorkloadClass, HardwareType};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -16,7 +18,16 @@ use hwfit_js::{to_js, type_error};
 
 thread_local! {
     /// Whether a learned model was loaded (or unloaded), or why it could not be; `None`: not tried.
-    static STATE: RefCell<Option<Result<Arc<dyn ResidualModel>, String>>> = const { RefCell::new(None) };
+    static STATE: RefCell<Option<Result<Loaded, String>>> = const { RefCell::new(None) };
+}
+
+/// A loaded model: the core's handle, and what `loadPredictor()` reports of it.
+#[derive(Clone)]
+struct Loaded {
+    model: Arc<dyn ResidualModel>,
+    /// The domain as the model's metadata writes it (JSON): passed through, not parsed here, so
+    /// this module carries no code for it.
+    domain: String,
 }
 
 /// `loadPredictor()`'s answer: what was loaded.
@@ -27,17 +38,17 @@ pub(crate) struct PredictorInfo {
     /// What the model was trained on and how (its `hwfit.trained_on` metadata).
     description: String,
     /// Where it is used: hardware type × workload class cells and the trained feature ranges.
-    domain: LearnedDomain,
+    #[cfg_attr(feature = "typegen", schemars(with = "hwfit_core::perf::learned::LearnedDomain"))]
+    domain: serde_json::Value,
     /// Its input features, in order.
     features: Vec<String>,
 }
 
 /// The learn module's model behind the core's trait: the JS object lives in a thread-local (the
-/// browser's main thread), so this handle is plain data.
+/// browser's main thread), so this handle is plain data. The domain check runs in the learn module.
 #[cfg(not(feature = "linked-modules"))]
 #[derive(Debug)]
 struct ModulePredictor {
-    domain: LearnedDomain,
     description: String,
 }
 
@@ -47,24 +58,35 @@ thread_local! {
     static MODEL: RefCell<Option<JsValue>> = const { RefCell::new(None) };
 }
 
+/// Calls `model[name](...args)` on the learn module's object.
+#[cfg(not(feature = "linked-modules"))]
+fn call(name: &str, args: &js_sys::Array) -> Result<JsValue, String> {
+    MODEL.with_borrow(|model| {
+        let model = model.as_ref().ok_or("the learned model is not loaded")?;
+        let method = js_sys::Reflect::get(model, &JsValue::from_str(name))
+            .ok()
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+            .ok_or_else(|| format!("the learn module's model has no {name}()"))?;
+        method.apply(model, args).map_err(|e| crate::api::js_message(&e))
+    })
+}
+
 #[cfg(not(feature = "linked-modules"))]
 impl ResidualModel for ModulePredictor {
     fn log_correction(&self, features: &[f32]) -> Result<f64, String> {
-        MODEL.with_borrow(|model| {
-            let model = model.as_ref().ok_or("the learned model is not loaded")?;
-            let evaluate = js_sys::Reflect::get(model, &JsValue::from_str("evaluate"))
-                .ok()
-                .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-                .ok_or("the learn module's model has no evaluate()")?;
-            let input = js_sys::Float32Array::from(features);
-            let out = evaluate.call1(model, &input).map_err(|e| crate::api::js_message(&e))?;
-            out.as_f64()
-                .ok_or_else(|| String::from("evaluate() returned no number"))
-        })
+        let input = js_sys::Float32Array::from(features);
+        call("evaluate", &js_sys::Array::of1(&input))?
+            .as_f64()
+            .ok_or_else(|| String::from("evaluate() returned no number"))
     }
 
-    fn domain(&self) -> &LearnedDomain {
-        &self.domain
+    fn admits(&self, hardware: HardwareType, class: WorkloadClass, features: &[f32]) -> bool {
+        let args = js_sys::Array::of3(
+            &JsValue::from_str(hardware.as_str()),
+            &JsValue::from_str(class.as_str()),
+            &js_sys::Float32Array::from(features),
+        );
+        call("admits", &args).is_ok_and(|v| v.is_truthy())
     }
 
     fn describe(&self) -> &str {
@@ -74,7 +96,7 @@ impl ResidualModel for ModulePredictor {
 
 /// Loads a model through the learn module: its default, or `bytes`.
 #[cfg(not(feature = "linked-modules"))]
-async fn load(bytes: JsValue) -> Result<Arc<dyn ResidualModel>, String> {
+async fn load(bytes: JsValue) -> Result<Loaded, String> {
     let model = crate::modules::call_module("learn", "loadModel", bytes)
         .await
         .map_err(|e| crate::api::js_message(&e))?;
@@ -84,33 +106,40 @@ async fn load(bytes: JsValue) -> Result<Arc<dyn ResidualModel>, String> {
             .and_then(|v| v.as_string())
             .ok_or_else(|| format!("the learn module's model has no {name}"))
     };
-    let domain: LearnedDomain =
-        serde_json::from_str(&text("domain")?).map_err(|e| format!("the model's domain: {e}"))?;
-    let description = text("description")?;
+    let (domain, description) = (text("domain")?, text("description")?);
     MODEL.with_borrow_mut(|slot| *slot = Some(model));
-    Ok(Arc::new(ModulePredictor { domain, description }))
+    Ok(Loaded {
+        model: Arc::new(ModulePredictor { description }),
+        domain,
+    })
 }
 
 /// Loads a model with the learn module linked in (the browser tests).
 #[cfg(feature = "linked-modules")]
 #[allow(clippy::unused_async)]
-async fn load(bytes: JsValue) -> Result<Arc<dyn ResidualModel>, String> {
+async fn load(bytes: JsValue) -> Result<Loaded, String> {
     let bytes = if bytes.is_undefined() || bytes.is_null() {
         None
     } else {
         Some(js_sys::Uint8Array::new(&bytes).to_vec())
     };
-    Ok(Arc::new(hwfit_wasm_learn::load(bytes.as_deref())?))
+    let model = hwfit_wasm_learn::load(bytes.as_deref())?;
+    let domain = model.domain_json().map_err(|e| e.to_string())?;
+    Ok(Loaded {
+        model: Arc::new(model),
+        domain,
+    })
 }
 
 /// Installs (or removes) the learned model in the knowledge every question uses.
-fn install(outcome: Result<Option<Arc<dyn ResidualModel>>, String>) -> Result<Option<Arc<dyn ResidualModel>>, String> {
-    if let Ok(learned) = &outcome {
-        crate::api::update(|h| h.with_learned(learned.clone())).map_err(|e| crate::api::js_message(&e))?;
+fn install(outcome: Result<Option<Loaded>, String>) -> Result<Option<Loaded>, String> {
+    if let Ok(loaded) = &outcome {
+        let model = loaded.as_ref().map(|l| Arc::clone(&l.model));
+        crate::api::update(|h| h.with_learned(model)).map_err(|e| crate::api::js_message(&e))?;
     }
     STATE.with_borrow_mut(|slot| {
         *slot = Some(match &outcome {
-            Ok(Some(model)) => Ok(Arc::clone(model)),
+            Ok(Some(loaded)) => Ok(loaded.clone()),
             Ok(None) => Err(String::from("unloaded by unloadPredictor()")),
             Err(why) => Err(why.clone()),
         });
@@ -149,12 +178,13 @@ pub async fn load_predictor(
             "loadPredictor: the model must be a Uint8Array or an ArrayBuffer",
         ));
     };
-    let model = install(load(bytes).await.map(Some))
-        .map_err(|why| JsValue::from(js_sys::Error::new(&format!("loadPredictor: {why}"))))?
-        .ok_or_else(|| JsValue::from(js_sys::Error::new("loadPredictor: nothing loaded")))?;
+    let failed = |why: &str| JsValue::from(js_sys::Error::new(&format!("loadPredictor: {why}")));
+    let loaded = install(load(bytes).await.map(Some))
+        .map_err(|why| failed(&why))?
+        .ok_or_else(|| failed("nothing loaded"))?;
     to_js(&PredictorInfo {
-        description: model.describe().to_owned(),
-        domain: model.domain().clone(),
+        description: loaded.model.describe().to_owned(),
+        domain: serde_json::from_str(&loaded.domain).map_err(|e| failed(&e.to_string()))?,
         features: feature_names(),
     })
 }

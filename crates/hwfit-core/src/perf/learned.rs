@@ -199,7 +199,8 @@ pub struct LearnedDomain {
 }
 
 impl LearnedDomain {
-    /// `Ok` when a step is inside the domain, else why not.
+    /// `Ok` when a step is inside the domain, else why not. Feature names are looked up by name,
+    /// so a domain from a model with other features is refused rather than misread.
     pub fn admits(&self, hardware: HardwareType, class: WorkloadClass, features: &[f32]) -> Result<(), String> {
         if !self.cells.contains(&(hardware, class)) {
             return Err(format!("not trained for {hardware} {class:?} steps"));
@@ -225,9 +226,9 @@ impl LearnedDomain {
 pub trait ResidualModel: Send + Sync + core::fmt::Debug {
     /// The correction for one feature vector.
     fn log_correction(&self, features: &[f32]) -> Result<f64, String>;
-    /// Where it may be used.
-    fn domain(&self) -> &LearnedDomain;
-    /// What it is (name, training data), for `learned_by`.
+    /// Whether a step is inside the model's training domain (usually [`LearnedDomain::admits`]).
+    fn admits(&self, hardware: HardwareType, class: WorkloadClass, features: &[f32]) -> bool;
+    /// What it is (name, training data).
     fn describe(&self) -> &str;
 }
 

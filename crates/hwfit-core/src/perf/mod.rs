@@ -58,6 +58,15 @@ pub enum WorkloadClass {
 }
 
 impl WorkloadClass {
+    /// The class's name as written (`generate`, `forward`).
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Generate => "generate",
+            Self::Forward => "forward",
+        }
+    }
+
     /// The class of a workload.
     #[must_use]
     pub const fn of(workload: Workload) -> Self {
@@ -433,10 +442,9 @@ impl PerfModel {
             })
         });
         let correction = learned_model.zip(features.as_ref()).and_then(|(model, features)| {
-            model
-                .domain()
-                .admits(device.hardware_type, WorkloadClass::of(req.workload), features)
-                .ok()?;
+            if !model.admits(device.hardware_type, WorkloadClass::of(req.workload), features) {
+                return None;
+            }
             model.log_correction(features).ok().filter(|c| c.is_finite()).map(|c| {
                 // Rounded to 1e-4 (0.01 %): tract's f32 kernels differ in the last bits between
                 // native and wasm, and every face must print the same answer.

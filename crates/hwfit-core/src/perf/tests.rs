@@ -126,8 +126,8 @@ impl ResidualModel for FixedCorrection {
     fn log_correction(&self, _features: &[f32]) -> Result<f64, String> {
         self.correction.clone()
     }
-    fn domain(&self) -> &learned::LearnedDomain {
-        &self.domain
+    fn admits(&self, hardware: HardwareType, class: WorkloadClass, features: &[f32]) -> bool {
+        self.domain.admits(hardware, class, features).is_ok()
     }
     fn describe(&self) -> &'static str {
         "fixed"
