@@ -695,6 +695,35 @@ class HardwareSelectionClient:
             },
         )
 
+    def list_benchmarks(
+        self,
+        *,
+        model: Optional[str] = None,
+        hardware: Optional[Any] = None,
+        device: Optional[str] = None,
+        runtime: Optional[str] = None,
+        limit: Optional[int] = None,
+    ) -> Any:
+        """``GET /benchmarks``: measurements in the server's benchmark database (``hwfit bench``,
+        ``hwfit db import``), newest first; ``model``/``device`` match by substring, ``hardware``
+        and ``runtime`` exactly; ``limit`` defaults to 100. A server started without
+        ``--database`` answers 503 (:class:`HwfitError` with ``status`` 503)."""
+        return self._get(
+            "/benchmarks",
+            {
+                "model": model,
+                "hardware": _hardware_name(hardware) if hardware is not None else None,
+                "device": device,
+                "runtime": runtime,
+                "limit": str(limit) if limit is not None else None,
+            },
+        )
+
+    def benchmark_stats(self) -> JsonDict:
+        """``GET /benchmarks/stats``: what the server's benchmark database holds (records, models,
+        devices, counts by hardware type, runtime and import)."""
+        return self._get_object("/benchmarks/stats")
+
     def estimate_resources(
         self,
         model_name: str,

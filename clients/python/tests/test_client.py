@@ -536,6 +536,45 @@ class ErrorTests(ServerTest):
         self.assertIn("127.0.0.1", str(ctx.exception))
 
 
+class BenchmarkDatabaseTests(unittest.TestCase):
+    """A server reading a benchmark database that ``hwfit db import`` wrote."""
+
+    server: ServerProcess
+
+    @classmethod
+    def setUpClass(cls) -> None:
+        cls.dir = tempfile.TemporaryDirectory()
+        db = str(Path(cls.dir.name) / "bench.sqlite")
+        csv = Path(__file__).resolve().parents[3] / "data" / "measured" / "llm_tokens_per_second.csv"
+        subprocess.run([find_binary(), "db", "import", str(csv), "--database", db], check=True, capture_output=True)
+        cls.server = ServerProcess("--database", db).start()
+
+    @classmethod
+    def tearDownClass(cls) -> None:
+        cls.server.close()
+        cls.dir.cleanup()
+
+    def test_list_and_stats(self) -> None:
+        client = HardwareSelectionClient(self.server.url, timeout=REQUEST_TIMEOUT)
+        self.assertTrue(client.health()["database_connected"])
+        stats = client.benchmark_stats()
+        self.assertGreater(stats["records"], 50)
+        rows = client.list_benchmarks(model="llama", hardware="cuda", limit=5)
+        self.assertEqual(len(rows), 5)
+        for row in rows:
+            self.assertIn("llama", row["model_name"].lower())
+            self.assertEqual(row["hardware_type"], "cuda")
+            self.assertTrue(row["runtime"])
+            self.assertGreater(row["throughput"], 0)
+            self.assertTrue(row["source"])
+
+    def test_no_database_is_503(self) -> None:
+        client = HardwareSelectionClient(shared_server().url, timeout=REQUEST_TIMEOUT)
+        with self.assertRaises(HwfitError) as ctx:
+            client.list_benchmarks()
+        self.assertEqual(ctx.exception.status, 503)
+
+
 class AuthTests(unittest.TestCase):
     server: ServerProcess
 

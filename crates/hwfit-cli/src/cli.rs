@@ -141,9 +141,9 @@ pub struct ServeArgs {
     /// Port (0: any free port, printed at start).
     #[arg(long, default_value_t = 8000)]
     pub port: u16,
-    /// Benchmark database (reserved for the benchmark database; reported by /health).
-    #[arg(long, env = "BENCHMARK_DB_PATH", value_name = "PATH")]
-    pub database: Option<PathBuf>,
+    /// The benchmark database to serve at /benchmarks (a SQLite path or a postgres:// URL, as `hwfit db`).
+    #[arg(long, env = "BENCHMARK_DB_PATH", value_name = "PATH|URL")]
+    pub database: Option<String>,
     /// Directory of benchmark results (reserved; reported by /health).
     #[arg(long, env = "BENCHMARK_DIR", value_name = "DIR")]
     pub benchmark_dir: Option<PathBuf>,

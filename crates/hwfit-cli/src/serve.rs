@@ -21,6 +21,11 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         subscriber.init();
     }
     let hwfit = model_input::hwfit(args.config.as_deref())?;
+    let database = args
+        .database
+        .as_deref()
+        .map(|url| hwfit_db::open(url).with_context(|| format!("cannot open the benchmark database {url}")))
+        .transpose()?;
     let options = ServerOptions {
         api_key: args.api_key.clone().filter(|k| !k.is_empty()),
         cors_origins: args.cors_origins.clone(),
@@ -43,7 +48,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         &addr,
         hwfit,
         !args.no_detect,
-        args.database.clone(),
+        database,
         &options,
         |bound| output::text(&format!("hwfit serve: listening on http://{bound}")),
     ))?;

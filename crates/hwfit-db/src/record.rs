@@ -10,7 +10,7 @@ use crate::DbError;
 /// One measurement: what ran (model), where (device, hardware type, runtime), how (precision,
 /// workload, batch, sequence), what was measured (throughput, latency, memory) and where the figure
 /// comes from (`source`: a URL or reference, or "measured here" with `host` facts).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BenchmarkRecord {
     /// The model as measured (a Hub id or the source's name).

@@ -31,7 +31,7 @@ pub struct Filter {
 }
 
 /// What the database holds.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Stats {
     /// The schema version.
     pub schema_version: u32,
@@ -62,7 +62,7 @@ pub trait Store {
 
 /// Opens (creating and migrating) the database `url` names: a `postgres://` / `postgresql://` URL
 /// (or a `host=… user=…` connection string), or a SQLite file path (`sqlite://PATH` or a plain path).
-pub fn open(url: &str) -> Result<Box<dyn Store>, DbError> {
+pub fn open(url: &str) -> Result<Box<dyn Store + Send>, DbError> {
     if url.starts_with("postgres://") || url.starts_with("postgresql://") || url.starts_with("host=") {
         return Ok(Box::new(crate::PostgresStore::open(url)?));
     }

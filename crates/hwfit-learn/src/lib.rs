@@ -7,7 +7,7 @@
 //!
 //! - [`predictor`]: the trained model run by tract — its ONNX file through tract-onnx natively, its
 //!   NNEF form through tract-nnef in the npm package's `learn/` module;
-//! - [`reference`]: the Rust-side reference answers of the default model, for tests on both targets;
+//! - [`reference`](mod@reference): the Rust-side reference answers of the default model, for tests on both targets;
 //! - `onnx` (feature `onnx`): the ONNX writer the trainer and the runner share;
 //! - `train` (feature `train`): the trainer and its cross-validation report;
 //! - `runner` (feature `runner`): `hwfit bench`'s transformer and CNN graphs run through tract.

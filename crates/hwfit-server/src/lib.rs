@@ -4,6 +4,7 @@
 //! 404, 413 or 422 for bad input. Optional bearer-key auth, CORS, a body limit, a request timeout,
 //! structured logs and graceful shutdown on SIGINT/SIGTERM.
 
+pub mod benchmarks;
 mod body;
 pub mod error;
 pub mod openapi;
@@ -173,7 +174,7 @@ pub async fn serve(
     addr: &str,
     hwfit: Hwfit,
     detect: bool,
-    database: Option<std::path::PathBuf>,
+    database: Option<Box<dyn hwfit_db::Store + Send>>,
     options: &ServerOptions,
     on_bound: impl FnOnce(SocketAddr),
 ) -> Result<(), ServeError> {

@@ -186,6 +186,22 @@ pub const ROUTES: &[Route] = &[
     },
     Route {
         method: "GET",
+        path: "/benchmarks",
+        summary: "Measurements in the benchmark database (hwfit bench, hwfit db import), newest first; 503 without --database",
+        request: Some(schema::<crate::benchmarks::BenchmarksQuery>),
+        answer: schema::<Vec<hwfit_db::BenchmarkRecord>>,
+        handler: || get(benchmarks),
+    },
+    Route {
+        method: "GET",
+        path: "/benchmarks/stats",
+        summary: "What the benchmark database holds: counts by hardware type, runtime and import",
+        request: None,
+        answer: schema::<hwfit_db::Stats>,
+        handler: || get(benchmark_stats),
+    },
+    Route {
+        method: "GET",
         path: "/devices",
         summary: "The device catalog with sourced specs (optionally ?hardware=…)",
         request: Some(schema::<DevicesRequest>),
@@ -273,6 +289,15 @@ async fn pool(State(s): State<Shared>, JsonBody(r): JsonBody<ResourcePoolRequest
 
 async fn compat(State(s): State<Shared>) -> Answer {
     json(&s.hwfit.compat())
+}
+
+async fn benchmarks(State(s): State<Shared>, QueryArgs(q): QueryArgs<crate::benchmarks::BenchmarksQuery>) -> Answer {
+    let filter = q.filter();
+    json(&s.with_database(move |db| db.list(&filter)).await?)
+}
+
+async fn benchmark_stats(State(s): State<Shared>) -> Answer {
+    json(&s.with_database(|db| db.stats()).await?)
 }
 
 async fn devices(State(s): State<Shared>, QueryArgs(r): QueryArgs<DevicesRequest>) -> Answer {

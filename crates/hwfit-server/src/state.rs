@@ -2,8 +2,7 @@
 //! once, lazily and off the request path. Nothing mutable is shared, so any number of instances can
 //! run behind a load balancer.
 
-use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use axum::http::StatusCode;
 use hwfit_core::{Candidate, Hwfit};
@@ -19,8 +18,8 @@ pub struct AppState {
     pub hwfit: Hwfit,
     /// Whether to detect this host's hardware (for `/hardware/detect` and questions naming none).
     pub detect: bool,
-    /// The benchmark database named at start (reported by `/health`).
-    pub database: Option<PathBuf>,
+    /// The benchmark database named at start (`/benchmarks`, `/benchmarks/stats`, `/health`).
+    database: Option<Mutex<Box<dyn hwfit_db::Store + Send>>>,
     detection: OnceCell<Result<Arc<Detection>, String>>,
 }
 
@@ -33,7 +32,7 @@ pub struct Health {
     pub version: &'static str,
     /// Which parts answer.
     pub available_components: Components,
-    /// Whether a benchmark database is connected (none yet: the benchmark database is its own work).
+    /// Whether a benchmark database is connected (`hwfit serve --database`).
     pub database_connected: bool,
 }
 
@@ -54,13 +53,38 @@ pub struct Components {
 impl AppState {
     /// The state; detection starts in the background when `detect` is set.
     #[must_use]
-    pub fn new(hwfit: Hwfit, detect: bool, database: Option<PathBuf>) -> Self {
+    pub fn new(hwfit: Hwfit, detect: bool, database: Option<Box<dyn hwfit_db::Store + Send>>) -> Self {
         Self {
             hwfit,
             detect,
-            database,
+            database: database.map(Mutex::new),
             detection: OnceCell::new(),
         }
+    }
+
+    /// Runs `read` on the benchmark database off the async workers (SQLite and PostgreSQL calls
+    /// block); 503 when the server has none.
+    pub async fn with_database<T: Send + 'static>(
+        self: &Arc<Self>,
+        read: impl FnOnce(&mut dyn hwfit_db::Store) -> Result<T, hwfit_db::DbError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let state = Arc::clone(self);
+        let outcome = tokio::task::spawn_blocking(move || {
+            state.database.as_ref().map(|db| {
+                let mut store = db.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                read(store.as_mut())
+            })
+        })
+        .await
+        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("database task: {e}")))?;
+        outcome
+            .ok_or_else(|| {
+                ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "no benchmark database: start the server with --database PATH|postgres://… (or BENCHMARK_DB_PATH)",
+                )
+            })?
+            .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("benchmark database: {e}")))
     }
 
     /// `/health`.
@@ -73,9 +97,9 @@ impl AppState {
                 hardware_selection: true,
                 hardware_prediction: true,
                 hardware_detection: self.detect,
-                database: false,
+                database: self.database.is_some(),
             },
-            database_connected: false,
+            database_connected: self.database.is_some(),
         }
     }
 

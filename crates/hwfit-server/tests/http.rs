@@ -15,10 +15,14 @@ struct Server {
 }
 
 async fn start(options: ServerOptions) -> Server {
+    start_with(options, None).await
+}
+
+async fn start_with(options: ServerOptions, database: Option<Box<dyn hwfit_db::Store + Send>>) -> Server {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr: SocketAddr = listener.local_addr().unwrap();
     let app = hwfit_server::router(
-        hwfit_server::AppState::new(Hwfit::builtin().unwrap(), false, None),
+        hwfit_server::AppState::new(Hwfit::builtin().unwrap(), false, database),
         &options,
     )
     .unwrap();
@@ -434,4 +438,47 @@ async fn the_devices_query_is_percent_decoded_and_typed() {
     assert!(e["message"].as_str().unwrap().contains("invalid query"), "{e}");
     let _ = s.stop.send(());
     s.task.await.unwrap();
+}
+
+/// The server reads the benchmark database `hwfit db import` / `hwfit bench` write: filtered
+/// listings, counts, `/health` says it is connected; without one, 503 with the guide's error shape.
+#[tokio::test]
+async fn the_benchmark_database_is_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = dir.path().join("bench.sqlite").display().to_string();
+    let mut store = hwfit_db::open(&url).unwrap();
+    let mut llama = hwfit_db::BenchmarkRecord::new("Llama 3 8B", "RTX 4090", "llama.cpp", "test");
+    llama.hardware_type = Some("cuda".into());
+    llama.throughput = Some(128.0);
+    let mut bert = hwfit_db::BenchmarkRecord::new("bert-base-uncased", "AMD EPYC", "tract", "measured here");
+    bert.hardware_type = Some("cpu".into());
+    bert.latency_p50_ms = Some(12.6);
+    store.insert(&[llama, bert], "test").unwrap();
+    let s = start_with(ServerOptions::default(), Some(store)).await;
+    let (status, health) = get(&s.base, "/health").await;
+    assert_eq!(status, 200);
+    assert_eq!(health["database_connected"], true);
+    let (status, all) = get(&s.base, "/benchmarks").await;
+    assert_eq!(status, 200);
+    assert_eq!(all.as_array().unwrap().len(), 2);
+    let (_, cuda) = get(&s.base, "/benchmarks?hardware=cuda&limit=5").await;
+    assert_eq!(cuda.as_array().unwrap().len(), 1);
+    assert_eq!(cuda[0]["model_name"], "Llama 3 8B");
+    assert_eq!(cuda[0]["throughput"], 128.0);
+    let (_, tract) = get(&s.base, "/benchmarks?runtime=tract&model=BERT").await;
+    assert_eq!(tract[0]["device_name"], "AMD EPYC");
+    let (status, counts) = get(&s.base, "/benchmarks/stats").await;
+    assert_eq!(status, 200);
+    assert_eq!(counts["records"], 2);
+    assert_eq!(counts["by_hardware_type"]["cuda"], 1);
+    let (status, err) = get(&s.base, "/benchmarks?limit=many").await;
+    assert_eq!(status, 422, "{err}");
+    let _ = s.stop.send(());
+    let plain = start(ServerOptions::default()).await;
+    let (status, err) = get(&plain.base, "/benchmarks").await;
+    assert_eq!(status, 503);
+    assert!(err["message"].as_str().unwrap().contains("--database"), "{err}");
+    let (_, health) = get(&plain.base, "/health").await;
+    assert_eq!(health["database_connected"], false);
+    let _ = plain.stop.send(());
 }
