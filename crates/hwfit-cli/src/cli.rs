@@ -91,7 +91,8 @@ pub struct BenchArgs {
     /// Timed runs stop after this long per case (at least 3 runs), ms.
     #[arg(long, default_value_t = 1500)]
     pub budget_ms: u64,
-    /// Skip the CPU/GPU microbenchmark.
+    /// Skip the GPU microbenchmark and store no microbenchmark records (the CPU copy rate is still
+    /// measured: it is this host's bandwidth in the predictions the records are compared with).
     #[arg(long)]
     pub no_microbenchmark: bool,
     /// Also write the records as JSON (hwfit's export format, importable with `hwfit db import`).

@@ -29,6 +29,8 @@ pub(crate) fn run(
     let all = scope == BenchmarkScope::All;
     let wanted: Vec<usize> = if all {
         (0..gpus.len()).collect()
+    } else if scope == BenchmarkScope::Cpu {
+        Vec::new()
     } else {
         devices
             .iter()
@@ -57,7 +59,7 @@ pub(crate) fn run(
         d.benchmark = d.adapter.and_then(|i| gpus[i].benchmark.clone());
     }
     let cpu_unknown = devices.iter().any(|d| d.key == "cpu" && d.catalog_id.is_none());
-    let cpu_measurement = (all || cpu_unknown).then(|| all_cores(cpu_info, config));
+    let cpu_measurement = (all || scope == BenchmarkScope::Cpu || cpu_unknown).then(|| all_cores(cpu_info, config));
     if let Some(cpu_device) = devices.iter_mut().find(|d| d.key == "cpu") {
         cpu_device.benchmark.clone_from(&cpu_measurement);
     }

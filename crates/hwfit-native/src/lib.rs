@@ -63,6 +63,8 @@ pub enum BenchmarkScope {
     Unknown,
     /// Every adapter and the CPU.
     All,
+    /// The CPU only (`hwfit bench`: its copy rate is the host's bandwidth).
+    Cpu,
 }
 
 /// How to detect.

@@ -107,7 +107,7 @@ fn host_device(report: &DetectionReport) -> Result<Device> {
         .cpu_benchmark
         .as_ref()
         .map(|m| m.copy_gbs)
-        .context("the CPU microbenchmark did not run (drop --no-microbenchmark)")?;
+        .context("the CPU microbenchmark did not run")?;
     let slug: String = cpu
         .brand
         .to_ascii_lowercase()
@@ -240,7 +240,7 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
     let catalog = Catalog::builtin();
     let cases = cases(args, &catalog)?;
     let scope = if args.no_microbenchmark {
-        BenchmarkScope::None
+        BenchmarkScope::Cpu
     } else {
         BenchmarkScope::All
     };
@@ -261,7 +261,11 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
     let mut outcomes = Vec::new();
-    let mut records = microbenchmark_records(&report, &host);
+    let mut records = if args.no_microbenchmark {
+        Vec::new()
+    } else {
+        microbenchmark_records(&report, &host)
+    };
     for case in &cases {
         bar.set_message(format!(
             "{} {} b{} s{}",

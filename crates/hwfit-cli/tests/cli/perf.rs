@@ -210,3 +210,64 @@ fn a_device_spec_is_predicted_on_beside_catalog_devices() {
         "{e}"
     );
 }
+
+/// `hwfit bench` builds the model's graph, runs it through tract here and reports real timings;
+/// `hwfit train --output` writes the three files; a bad bench request is a clear error.
+#[test]
+fn bench_and_train_run_end_to_end() {
+    let b = run_json(&[
+        "bench",
+        "--model",
+        "sentence-transformers/all-MiniLM-L6-v2",
+        "--batch-sizes",
+        "1",
+        "--seq-lengths",
+        "16",
+        "--budget-ms",
+        "50",
+        "--no-microbenchmark",
+        "--no-store",
+        "--json",
+    ]);
+    let r = &b["results"][0];
+    assert_eq!(r["workload"], "forward");
+    assert!(r["p50_ms"].as_f64().unwrap() > 0.0 && r["throughput"].as_f64().unwrap() > 0.0);
+    assert!(r["runs"].as_u64().unwrap() >= 3);
+    assert!(
+        b["device"]["dense_tflops"]["fp32"].as_f64().unwrap() > 0.0,
+        "{}",
+        b["device"]
+    );
+    let err = run_err(&["bench", "--model", "no-such-model-xyz", "--no-store"]);
+    assert!(err.contains("no-such-model-xyz"), "{err}");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("mine.onnx");
+    let t = run_json(&[
+        "--predictor",
+        "none",
+        "train",
+        "--folds",
+        "3",
+        "--output",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(t["folds"], 3);
+    assert!(t["combined"]["within_25_percent"].as_f64().unwrap() > 0.0);
+    for file in ["mine.onnx", "mine.nnef.tar", "mine.reference.json"] {
+        assert!(dir.path().join(file).metadata().unwrap().len() > 100, "{file}");
+    }
+    // The trained model answers predictions.
+    let p = run_json(&[
+        "--predictor",
+        out.to_str().unwrap(),
+        "predict",
+        "Llama 3 8B",
+        "--device",
+        "rtx 4090",
+        "--precision",
+        "q4_k_m",
+        "--json",
+    ]);
+    assert!(p["predictions"]["nvidia-rtx-4090"]["throughput"].as_f64().unwrap() > 0.0);
+}
