@@ -4,8 +4,8 @@
 use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
-use hwfit_core::device::DenseTflops;
-use hwfit_core::{Catalog, Device, DeviceProfile, HardwareType, Workload};
+use hwfit_core::device::{DeviceSpec, SpecRates};
+use hwfit_core::{Catalog, Device, HardwareType, Workload};
 use hwfit_db::BenchmarkRecord;
 use hwfit_learn::runner::{build, run, RunConfig, Timing};
 use hwfit_native::{BenchConfig, BenchmarkScope, DetectionReport};
@@ -108,22 +108,13 @@ fn host_device(report: &DetectionReport) -> Result<Device> {
         .as_ref()
         .map(|m| m.copy_gbs)
         .context("the CPU microbenchmark did not run")?;
-    let slug: String = cpu
-        .brand
-        .to_ascii_lowercase()
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    Ok(Device {
-        id: format!("host-{}-{cores}t", slug.trim_matches('-')),
-        name: format!("{} ({cores} thread)", cpu.brand),
-        vendor: cpu.vendor.clone(),
+    let spec = DeviceSpec {
+        name: Some(format!("host {} ({cores} thread)", cpu.brand)),
         hardware_type: HardwareType::Cpu,
-        class: String::from("host"),
+        vendor: Some(cpu.vendor.clone()),
         memory_gb: report.memory.total_mb as f64 / 1024.0,
         memory_bandwidth_gbs: copy,
-        tdp_w: None,
-        dense_tflops: DenseTflops {
+        dense_tflops: SpecRates {
             fp32: peak_tflops,
             fp16: None,
             fp16_acc16: None,
@@ -131,20 +122,16 @@ fn host_device(report: &DetectionReport) -> Result<Device> {
             fp8: None,
             int8: None,
         },
-        aliases: Vec::new(),
-        source: format!(
-            "this host: peak = {cores} core(s) tract uses × {mhz} MHz × {per_cycle} f32 FLOP/cycle ({}); bandwidth = hwfit's copy microbenchmark",
-            cpu.simd.join(", ")
-        ),
-        source_url: String::new(),
-        notes: None,
-        profile: DeviceProfile::Catalog,
-        architecture: None,
-        gpu_cores: None,
-        memory_options_gb: Vec::new(),
-        released: None,
-        measured_as: Vec::new(),
-    })
+        tdp_w: None,
+    };
+    let mut device = spec.to_device()?;
+    device.class = String::from("host");
+    device.notes = None;
+    device.source = format!(
+        "this host: peak = {cores} core(s) tract uses × {mhz} MHz × {per_cycle} f32 FLOP/cycle ({}); bandwidth = hwfit's copy microbenchmark",
+        cpu.simd.join(", ")
+    );
+    Ok(device)
 }
 
 fn host_facts(report: &DetectionReport) -> serde_json::Value {
