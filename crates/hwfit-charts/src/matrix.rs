@@ -5,7 +5,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use hwfit_core::plan::matrix::{Cell, ModelRow, PredictionMatrix};
-use hwfit_core::Precision;
+use hwfit_core::{Precision, SortedMap};
 
 use crate::bars::Bars;
 use crate::layout::Series;
@@ -84,8 +84,8 @@ fn throughput_label(m: &PredictionMatrix) -> String {
         .models
         .values()
         .flat_map(|r| r.predictions.values())
-        .flat_map(|b| b.values())
-        .flat_map(|p| p.values())
+        .flat_map(SortedMap::values)
+        .flat_map(SortedMap::values)
         .filter_map(|c| match c {
             Cell::Predicted { throughput_unit, .. } => Some(throughput_unit.to_string()),
             Cell::Refused { .. } => None,

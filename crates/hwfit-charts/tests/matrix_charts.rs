@@ -4,7 +4,7 @@
 use hwfit_charts::{matrix_charts, ChartKind};
 use hwfit_core::api::MatrixRequest;
 use hwfit_core::plan::matrix::{Cell, PredictionMatrix};
-use hwfit_core::{Hwfit, Precision};
+use hwfit_core::{Hwfit, Precision, SortedMap};
 
 /// The names the matrix gives the guide's models (the catalog's Hub ids) and the charts show.
 const GPT2: &str = "openai-community/gpt2";
@@ -129,7 +129,7 @@ fn one_model_names_series_by_hardware_and_a_refused_cell_draws_nothing() {
         .models
         .values()
         .flat_map(|r| r.predictions["wasm"].values())
-        .flat_map(|p| p.values());
+        .flat_map(SortedMap::values);
     let refused = refused.filter(|c| matches!(c, Cell::Refused { .. })).count();
     let charts = matrix_charts(&m);
     let doc = roxmltree::Document::parse(&charts[1].svg).unwrap();

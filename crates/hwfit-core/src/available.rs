@@ -2,7 +2,7 @@
 //! and the priority rules on top of it (`get_hardware_by_priority`,
 //! `get_torch_device_with_priority`). The faces probe; this decides.
 
-use alloc::collections::BTreeMap;
+use crate::map::SortedMap;
 use alloc::format;
 use alloc::string::String;
 use serde::{Deserialize, Serialize};
@@ -28,17 +28,17 @@ pub const DEFAULT_PRIORITY: &[HardwareType] = &[
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct AvailableHardware {
     /// `true` for each usable type, `false` for the others (every type is listed).
-    pub hardware: BTreeMap<HardwareType, bool>,
+    pub hardware: SortedMap<HardwareType, bool>,
     /// Devices of each usable type (GPUs for cuda/rocm; 1 otherwise).
-    pub device_counts: BTreeMap<HardwareType, u32>,
+    pub device_counts: SortedMap<HardwareType, u32>,
 }
 
 impl AvailableHardware {
     /// Builds the full map from the types present with their device counts (0 counts as absent).
     #[must_use]
     pub fn new(present: impl IntoIterator<Item = (HardwareType, u32)>) -> Self {
-        let mut hardware: BTreeMap<HardwareType, bool> = HardwareType::ALL.iter().map(|h| (*h, false)).collect();
-        let mut device_counts = BTreeMap::new();
+        let mut hardware: SortedMap<HardwareType, bool> = HardwareType::ALL.iter().map(|h| (*h, false)).collect();
+        let mut device_counts = SortedMap::new();
         for (hw, count) in present {
             if count > 0 {
                 hardware.insert(hw, true);

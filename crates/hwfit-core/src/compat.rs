@@ -2,7 +2,7 @@
 //! a performance rating and the reason), and which precisions each hardware type supports. Follows
 //! IPFS Accelerate's matrix where it is right; `differs_from_ipfs_accelerate` says why where it is not.
 
-use alloc::collections::BTreeMap;
+use crate::map::SortedMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
@@ -251,7 +251,7 @@ pub struct PrecisionSupport {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FamilyRow {
     /// Compatibility per hardware type.
-    pub hardware_compatibility: BTreeMap<HardwareType, CompatibilityEntry>,
+    pub hardware_compatibility: SortedMap<HardwareType, CompatibilityEntry>,
 }
 
 /// The whole matrix in IPFS Accelerate's shape, plus precision support per hardware type.
@@ -262,9 +262,9 @@ pub struct CompatibilityMatrix {
     /// Hardware types, in hwfit's order.
     pub hardware_types: Vec<HardwareType>,
     /// Family → hardware → entry.
-    pub model_families: BTreeMap<Family, FamilyRow>,
+    pub model_families: SortedMap<Family, FamilyRow>,
     /// Hardware → supported precisions.
-    pub precision_support: BTreeMap<HardwareType, Vec<PrecisionSupport>>,
+    pub precision_support: SortedMap<HardwareType, Vec<PrecisionSupport>>,
 }
 
 impl CompatibilityMatrix {

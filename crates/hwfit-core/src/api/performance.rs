@@ -1,6 +1,6 @@
 //! Questions about speed: predict, select, batch select and the per-model analysis.
 
-use alloc::collections::BTreeMap;
+use crate::map::SortedMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -115,7 +115,7 @@ pub struct PredictAnswer {
     /// Workload predicted.
     pub workload: Workload,
     /// target (hardware type or device id) → prediction.
-    pub predictions: BTreeMap<String, PredictEntry>,
+    pub predictions: SortedMap<String, PredictEntry>,
 }
 
 /// Select the hardware to run a model on (`POST /hardware/select`).
@@ -336,11 +336,11 @@ pub struct Recommendation {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ModeAnalysis {
     /// batch size → target → prediction (targets that cannot run it are left out; see `refused`).
-    pub performance: BTreeMap<String, BTreeMap<String, PerformanceSummary>>,
+    pub performance: SortedMap<String, SortedMap<String, PerformanceSummary>>,
     /// batch size → recommendation.
-    pub recommendations: BTreeMap<String, Recommendation>,
+    pub recommendations: SortedMap<String, Recommendation>,
     /// batch size → target → why it cannot run it.
-    pub refused: BTreeMap<String, BTreeMap<String, String>>,
+    pub refused: SortedMap<String, SortedMap<String, String>>,
 }
 
 /// The analysis (IPFS Accelerate's `/analysis/model` answer).
@@ -357,7 +357,7 @@ pub struct ModelAnalysis {
     /// Batch sizes analysed.
     pub batch_sizes: Vec<u32>,
     /// Precision of each mode.
-    pub precisions: BTreeMap<Mode, Precision>,
+    pub precisions: SortedMap<Mode, Precision>,
     /// Inference.
     pub inference: ModeAnalysis,
     /// Training.
@@ -394,7 +394,7 @@ impl Hwfit {
             seq_length: req.sequence_length,
             runtime: req.runtime,
         };
-        let mut predictions = BTreeMap::new();
+        let mut predictions = SortedMap::new();
         for c in &targets {
             let prediction = self.perf.predict(&model.spec, &c.device, &perf_req)?;
             predictions.insert(
@@ -454,11 +454,11 @@ impl Hwfit {
         &self,
         req: &BatchSelectRequest,
         local: &[Candidate],
-    ) -> Result<BTreeMap<String, BatchEntry>, CoreError> {
+    ) -> Result<SortedMap<String, BatchEntry>, CoreError> {
         if req.models.is_empty() {
             return Err(CoreError::EmptyList { what: "models" });
         }
-        let mut out = BTreeMap::new();
+        let mut out = SortedMap::new();
         for m in &req.models {
             let s = self.select(
                 &SelectRequest {
@@ -544,8 +544,8 @@ impl Hwfit {
                     &self.selection,
                 )?;
                 let key = format!("{batch}");
-                let mut cells = BTreeMap::new();
-                let mut refused = BTreeMap::new();
+                let mut cells = SortedMap::new();
+                let mut refused = SortedMap::new();
                 for (target, score) in &s.all_scores {
                     match (&score.predictions, &score.excluded) {
                         (Some(p), None) => {

@@ -1,7 +1,7 @@
 //! The five analyses of the classifier guide — name, class, tasks, methods, hardware compatibility —
 //! each giving a family opinion with its own confidence and evidence.
 
-use alloc::collections::BTreeMap;
+use crate::map::SortedMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -103,7 +103,7 @@ fn collect_name_evidence<'a>(families: &'a [CompiledFamily], tokens: &[String], 
 
 /// Picks the family with the strongest evidence (ties: the larger sum), then its best subfamily.
 fn decide(source: &str, evidence: &[Evidence<'_>]) -> Analysis {
-    let mut by_family: BTreeMap<&str, (f64, f64)> = BTreeMap::new();
+    let mut by_family: SortedMap<&str, (f64, f64)> = SortedMap::new();
     for e in evidence {
         let entry = by_family.entry(e.family).or_insert((0.0, 0.0));
         entry.0 = entry.0.max(e.weight);
@@ -327,7 +327,7 @@ pub fn method_analysis(families: &[CompiledFamily], methods: &[String]) -> Analy
 /// Hardware-compatibility analysis: weak signals from a compatibility profile. A peak above 10 GB
 /// points to a large language model; support on CUDA alone (not MPS/ROCm/OpenVINO/web) to a
 /// multimodal model; support everywhere but the browser back-ends to audio (IPFS Accelerate's matrix).
-pub fn hardware_analysis(families: &[CompiledFamily], profile: &BTreeMap<String, HardwareCompat>) -> Analysis {
+pub fn hardware_analysis(families: &[CompiledFamily], profile: &SortedMap<String, HardwareCompat>) -> Analysis {
     let compatible = |hw: &str| profile.get(hw).map(|c| c.compatible);
     let peak = profile
         .values()

@@ -2,7 +2,7 @@
 //! (`description`, `keywords`, `tasks`, `methods`) extended with `hints`, `class_patterns`,
 //! `template`, `default_subfamily` and nested `subfamilies`.
 
-use alloc::collections::BTreeMap;
+use crate::map::SortedMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -44,8 +44,8 @@ pub struct FamilyDefinition {
     #[serde(default)]
     pub class_patterns: Vec<String>,
     /// Subfamilies, by name.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub subfamilies: BTreeMap<String, FamilyDefinition>,
+    #[serde(default, skip_serializing_if = "SortedMap::is_empty")]
+    pub subfamilies: SortedMap<String, FamilyDefinition>,
 }
 
 impl FamilyDefinition {
@@ -59,8 +59,8 @@ impl FamilyDefinition {
 }
 
 /// Parses a JSON object of family definitions (family name → definition).
-pub fn parse_definitions(json: &str) -> Result<BTreeMap<String, FamilyDefinition>, CoreError> {
-    let defs: BTreeMap<String, FamilyDefinition> =
+pub fn parse_definitions(json: &str) -> Result<SortedMap<String, FamilyDefinition>, CoreError> {
+    let defs: SortedMap<String, FamilyDefinition> =
         serde_json::from_str(json).map_err(|e| CoreError::InvalidFamilyDefinitions(format!("{e}")))?;
     if defs.is_empty() {
         return Err(CoreError::InvalidFamilyDefinitions(String::from("no families defined")));
@@ -89,7 +89,7 @@ pub fn parse_definitions(json: &str) -> Result<BTreeMap<String, FamilyDefinition
 
 /// The built-in definitions.
 #[must_use]
-pub fn builtin_definitions() -> BTreeMap<String, FamilyDefinition> {
+pub fn builtin_definitions() -> SortedMap<String, FamilyDefinition> {
     parse_definitions(BUILTIN_JSON).unwrap_or_default()
 }
 

@@ -7,7 +7,7 @@ mod analyses;
 mod definitions;
 mod matching;
 
-use alloc::collections::BTreeMap;
+use crate::map::SortedMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -42,7 +42,7 @@ pub struct ClassifyRequest {
     /// Method names the model offers.
     pub methods: Vec<String>,
     /// Hardware compatibility profile, by hardware type.
-    pub hw_compatibility: Option<BTreeMap<String, HardwareCompat>>,
+    pub hw_compatibility: Option<SortedMap<String, HardwareCompat>>,
 }
 
 impl ClassifyRequest {
@@ -194,11 +194,11 @@ impl Classifier {
 
     /// A classifier over the given definitions only.
     #[must_use]
-    pub fn from_definitions(defs: BTreeMap<String, FamilyDefinition>) -> Self {
+    pub fn from_definitions(defs: SortedMap<String, FamilyDefinition>) -> Self {
         Self::compile(defs, &[])
     }
 
-    fn compile(defs: BTreeMap<String, FamilyDefinition>, preferred: &[String]) -> Self {
+    fn compile(defs: SortedMap<String, FamilyDefinition>, preferred: &[String]) -> Self {
         let families = defs
             .into_iter()
             .map(|(name, def)| CompiledFamily {
@@ -302,7 +302,7 @@ impl Classifier {
 
     fn combine(&self, model_name: &str, analyses: Vec<Analysis>) -> Classification {
         let weight = |source: &str| WEIGHTS.iter().find(|(s, _)| *s == source).map_or(0.0, |(_, w)| *w);
-        let mut scores: BTreeMap<&str, f64> = BTreeMap::new();
+        let mut scores: SortedMap<&str, f64> = SortedMap::new();
         let mut total = 0.0;
         for a in analyses.iter().filter(|a| a.family.is_some()) {
             let w = weight(&a.source);
@@ -325,7 +325,7 @@ impl Classifier {
                 recommended_template: None,
             };
         };
-        let mut sub_scores: BTreeMap<&str, f64> = BTreeMap::new();
+        let mut sub_scores: SortedMap<&str, f64> = SortedMap::new();
         let mut sub_total = 0.0;
         for a in analyses.iter().filter(|a| a.family.as_deref() == Some(family.as_str())) {
             let w = weight(&a.source);

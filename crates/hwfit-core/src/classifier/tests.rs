@@ -1,4 +1,4 @@
-use alloc::collections::BTreeMap;
+use crate::map::SortedMap;
 use alloc::string::String;
 use alloc::vec;
 
@@ -33,7 +33,7 @@ fn classifier_guide_examples() {
 
 #[test]
 fn classifier_guide_wav2vec2_example() {
-    let mut hw = BTreeMap::new();
+    let mut hw = SortedMap::new();
     hw.insert(
         "cuda".into(),
         HardwareCompat {

@@ -14,7 +14,7 @@
 //!    |ln(predicted / measured)|, in-sample and under leave-one-device-out cross-validation (each
 //!    device's samples predicted by a fit that never saw that device).
 
-use alloc::collections::BTreeMap;
+use crate::map::SortedMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -225,7 +225,7 @@ fn round4(x: f64) -> f64 {
 }
 
 fn fit_class(samples: &[&Sample]) -> ClassCoefficients {
-    let mut by_type: BTreeMap<HardwareType, Vec<&Sample>> = BTreeMap::new();
+    let mut by_type: SortedMap<HardwareType, Vec<&Sample>> = SortedMap::new();
     for s in samples {
         by_type.entry(s.hardware).or_default().push(s);
     }

@@ -10,7 +10,7 @@ pub mod fit;
 pub mod learned;
 pub mod runtime;
 
-use alloc::collections::BTreeMap;
+use crate::map::SortedMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::sync::Arc;
@@ -84,7 +84,7 @@ impl WorkloadClass {
 #[serde(deny_unknown_fields)]
 pub struct ClassCoefficients {
     /// Fitted per hardware type (types with enough measurements).
-    pub by_hardware: BTreeMap<HardwareType, Efficiency>,
+    pub by_hardware: SortedMap<HardwareType, Efficiency>,
     /// Fitted on all of the class's measurements together.
     pub pooled: Option<Efficiency>,
 }

@@ -2,7 +2,7 @@
 //! representative catalog model per size category and mode, and per batch size and mode, the primary
 //! recommendation and its fallbacks.
 
-use alloc::collections::BTreeMap;
+use crate::map::SortedMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -32,7 +32,7 @@ pub struct MapEntry {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BatchSizes {
     /// batch size → entry.
-    pub batch_sizes: BTreeMap<String, MapEntry>,
+    pub batch_sizes: SortedMap<String, MapEntry>,
 }
 
 /// One family's part of the map.
@@ -41,7 +41,7 @@ pub struct BatchSizes {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FamilyMap {
     /// size category → mode → entry (batch 1).
-    pub model_sizes: BTreeMap<String, BTreeMap<Mode, MapEntry>>,
+    pub model_sizes: SortedMap<String, SortedMap<Mode, MapEntry>>,
     /// Inference per batch size (the family's medium model, or its first).
     pub inference: BatchSizes,
     /// Training per batch size.
@@ -54,11 +54,11 @@ pub struct FamilyMap {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SelectionMap {
     /// family → map.
-    pub model_families: BTreeMap<Family, FamilyMap>,
+    pub model_families: SortedMap<Family, FamilyMap>,
     /// Candidates considered.
     pub hardware_platforms: Vec<String>,
     /// Precision for inference (fp16) and training (bf16).
-    pub precisions: BTreeMap<Mode, Precision>,
+    pub precisions: SortedMap<Mode, Precision>,
 }
 
 fn precision_for(mode: Mode) -> Precision {
@@ -107,7 +107,7 @@ pub fn selection_map(
     for &batch in batch_sizes {
         crate::resources::check_range("batch_size", batch, crate::resources::MAX_BATCH_SIZE)?;
     }
-    let mut families = BTreeMap::new();
+    let mut families = SortedMap::new();
     for &family in families_wanted {
         let members: Vec<&ModelSpec> = catalog
             .entries()
@@ -123,7 +123,7 @@ pub fn selection_map(
             else {
                 continue;
             };
-            let mut by_mode = BTreeMap::new();
+            let mut by_mode = SortedMap::new();
             for mode in [Mode::Inference, Mode::Training] {
                 by_mode.insert(mode, entry(spec, candidates, mode, 1, perf, config)?);
             }
@@ -223,7 +223,7 @@ mod tests {
         let m = map(&candidates);
         let mut entries = 0;
         for f in m.model_families.values() {
-            let sized = f.model_sizes.values().flat_map(BTreeMap::values);
+            let sized = f.model_sizes.values().flat_map(SortedMap::values);
             let batched = f.inference.batch_sizes.values().chain(f.training.batch_sizes.values());
             for e in sized.chain(batched) {
                 entries += 1;

@@ -1,7 +1,7 @@
 //! The prediction matrix in the predictor guide's JSON shape:
 //! `models → predictions → hardware → batch → precision → {throughput, latency_mean, memory_usage}`.
 
-use alloc::collections::BTreeMap;
+use crate::map::SortedMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -51,7 +51,7 @@ pub struct ModelRow {
     /// Its family (the guide's `category`).
     pub category: Family,
     /// hardware → batch → precision → cell.
-    pub predictions: BTreeMap<String, BTreeMap<String, BTreeMap<Precision, Cell>>>,
+    pub predictions: SortedMap<String, SortedMap<String, SortedMap<Precision, Cell>>>,
 }
 
 /// The matrix.
@@ -62,7 +62,7 @@ pub struct PredictionMatrix {
     /// Mode.
     pub mode: Mode,
     /// Rows by model name.
-    pub models: BTreeMap<String, ModelRow>,
+    pub models: SortedMap<String, ModelRow>,
     /// Hardware keys.
     pub hardware_platforms: Vec<String>,
     /// Batch sizes.
@@ -100,18 +100,18 @@ pub fn prediction_matrix(
     for &batch in batch_sizes {
         crate::resources::check_range("batch_size", batch, crate::resources::MAX_BATCH_SIZE)?;
     }
-    let mut rows = BTreeMap::new();
+    let mut rows = SortedMap::new();
     for spec in models {
         let workload = match mode {
             Mode::Training => Workload::TrainStep,
             Mode::Inference if spec.is_generative() => Workload::Decode,
             Mode::Inference => Workload::Forward,
         };
-        let mut predictions = BTreeMap::new();
+        let mut predictions = SortedMap::new();
         for t in targets {
-            let mut by_batch = BTreeMap::new();
+            let mut by_batch = SortedMap::new();
             for &batch in batch_sizes {
-                let mut by_precision = BTreeMap::new();
+                let mut by_precision = SortedMap::new();
                 for &precision in precisions {
                     let req = PerfRequest {
                         precision,

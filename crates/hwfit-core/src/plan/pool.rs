@@ -2,7 +2,7 @@
 //! `get_optimal_resource_pool_config`): the hardware each model should run on, what each needs, and
 //! whether the pool must run in low-memory mode (the models together exceed the preferred device).
 
-use alloc::collections::BTreeMap;
+use crate::map::SortedMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -43,7 +43,7 @@ pub struct PoolRequirements {
     /// All models' recommended memory together, MB.
     pub total_memory_mb: u64,
     /// Per model.
-    pub per_model: BTreeMap<String, ResourceRequirements>,
+    pub per_model: SortedMap<String, ResourceRequirements>,
 }
 
 /// Where to run.
@@ -56,7 +56,7 @@ pub struct PoolHardware {
     /// Its PyTorch device string, where PyTorch runs there.
     pub torch_device: Option<String>,
     /// Each model's primary recommendation.
-    pub per_model: BTreeMap<String, String>,
+    pub per_model: SortedMap<String, String>,
 }
 
 /// The configuration.
@@ -86,8 +86,8 @@ pub fn resource_pool_config(
     if models.is_empty() {
         return Err(CoreError::EmptyList { what: "models" });
     }
-    let mut per_model_hw = BTreeMap::new();
-    let mut per_model_req = BTreeMap::new();
+    let mut per_model_hw = SortedMap::new();
+    let mut per_model_req = SortedMap::new();
     let mut votes: Vec<(String, usize)> = Vec::new();
     for spec in models {
         let seq = seq_length.min(spec.max_positions.max(1));

@@ -1,7 +1,7 @@
 //! Task → model recommendations under hardware constraints, and the models a hardware type can run
 //! (the integration guide's `recommend_model_for_task` and `get_compatible_models_for_hardware`).
 
-use alloc::collections::BTreeMap;
+use crate::map::SortedMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -145,7 +145,7 @@ pub struct CompatibleModels {
     /// Models that run (fp16 inference, batch 1).
     pub compatible: Vec<String>,
     /// Models that do not, with the reason.
-    pub incompatible: BTreeMap<String, String>,
+    pub incompatible: SortedMap<String, String>,
 }
 
 /// Judges each model on `candidate`.
@@ -162,7 +162,7 @@ pub fn compatible_models(
         hardware: candidate.key.clone(),
         device: candidate.device.name.clone(),
         compatible: Vec::new(),
-        incompatible: BTreeMap::new(),
+        incompatible: SortedMap::new(),
     };
     for spec in models {
         let s = select_hardware(

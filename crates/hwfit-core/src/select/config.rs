@@ -2,7 +2,7 @@
 //! preferences, hardware preferences, batch-size thresholds and model-size categories. Unknown keys,
 //! wrong types, negative or non-finite numbers and unordered thresholds are refused with the field named.
 
-use alloc::collections::BTreeMap;
+use crate::map::SortedMap;
 use alloc::format;
 use alloc::string::String;
 use serde::{Deserialize, Serialize};
@@ -129,10 +129,10 @@ pub struct SelectionConfig {
     pub selection_criteria: SelectionCriteria,
     /// Per-family preferences.
     #[serde(default)]
-    pub model_families: BTreeMap<Family, FamilyPreference>,
+    pub model_families: SortedMap<Family, FamilyPreference>,
     /// Per-hardware preferences.
     #[serde(default)]
-    pub hardware_preferences: BTreeMap<HardwareType, HardwarePreference>,
+    pub hardware_preferences: SortedMap<HardwareType, HardwarePreference>,
     /// Batch-size thresholds (items).
     pub batch_size_thresholds: Thresholds,
     /// Model-size categories (parameters).
@@ -170,7 +170,7 @@ impl Default for SelectionConfig {
             ]
             .into_iter()
             .collect(),
-            hardware_preferences: BTreeMap::new(),
+            hardware_preferences: SortedMap::new(),
             batch_size_thresholds: Thresholds {
                 small: 1.0,
                 medium: 8.0,

@@ -1,6 +1,6 @@
 //! The selection's explanation in words: why the first, how the others compare, why not the rest.
 
-use alloc::collections::BTreeMap;
+use crate::map::SortedMap;
 use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -91,7 +91,7 @@ fn fixed_cost_note(key: &str, q: &Prediction, first: &str, p: &Prediction) -> Op
 
 /// The explanation of a ranking.
 #[must_use]
-pub fn explain(ranking: &[(String, f64)], all: &BTreeMap<String, CandidateScore>) -> String {
+pub fn explain(ranking: &[(String, f64)], all: &SortedMap<String, CandidateScore>) -> String {
     let prediction = |key: &str| all.get(key).and_then(|s| s.predictions.as_ref());
     let mut parts: Vec<String> = Vec::new();
     match ranking.first().and_then(|(k, _)| prediction(k).map(|p| (k, p))) {

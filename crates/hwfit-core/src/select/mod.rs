@@ -6,7 +6,7 @@
 pub mod config;
 mod explain;
 
-use alloc::collections::BTreeMap;
+use crate::map::SortedMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
@@ -150,7 +150,7 @@ pub struct Selection {
     /// Why this one, why not the others, in words.
     pub explanation: String,
     /// Every candidate's evaluation.
-    pub all_scores: BTreeMap<String, CandidateScore>,
+    pub all_scores: SortedMap<String, CandidateScore>,
     /// Where the predictions come from.
     pub prediction_source: String,
     /// The distributed-training plan on the recommended GPU type, when asked for (`distributed`).
@@ -236,7 +236,7 @@ pub fn select_hardware(
     // Sizes, sequence length and trainability are errors of the request, not of a candidate.
     crate::resources::validate_request(spec, req.precision, mode, req.batch_size, req.seq_length)?;
 
-    let mut all_scores = BTreeMap::new();
+    let mut all_scores = SortedMap::new();
     let mut eligible: Vec<(String, Prediction, SupportLevel, HardwareType)> = Vec::new();
     for c in &req.candidates {
         let (support, predictions, excluded) = evaluate(spec, c, perf, &perf_req);
@@ -360,7 +360,7 @@ mod tests;
 
 /// `analytic_model`, naming the candidates whose predictions rest on pooled coefficients or on a
 /// measured profile.
-fn prediction_source(all_scores: &BTreeMap<String, CandidateScore>) -> String {
+fn prediction_source(all_scores: &SortedMap<String, CandidateScore>) -> String {
     use crate::perf::PredictionSource;
     let with = |source: PredictionSource| -> Vec<&str> {
         all_scores
