@@ -107,10 +107,12 @@ fn remember(caps: BrowserCapabilities) -> Result<Rc<Vec<Candidate>>, JsValue> {
     Ok(found)
 }
 
-/// Probes, identifying the GPU against the device database (loaded first, once).
+/// Probes, identifying the GPU against the device database (loaded once, while the browser answers
+/// the probe's calls).
 pub(crate) async fn probe_here() -> Result<crate::probe::CapabilityReport, JsValue> {
+    let probing = crate::probe::start_probe();
     let loaded = ensure_database().await;
-    let mut report = crate::probe::probe(hwfit()?.devices_catalog()).await;
+    let mut report = crate::probe::finish_probe(probing, hwfit()?.devices_catalog()).await;
     if let Err(why) = loaded {
         report.gpu.evidence.push(format!(
             "device database not loaded ({why}): only the curated devices were searched"

@@ -4,7 +4,7 @@
 //! Works in Window and Worker scopes (everything is read from the global object), never throws:
 //! every failure is reported with its reason.
 
-use std::collections::BTreeMap;
+use hwfit_core::SortedMap;
 
 use hwfit_core::browser::{BrowserCapabilities, GpuIdentification, WebGlRenderer, WebGpuAdapterFacts};
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
@@ -49,7 +49,7 @@ pub struct AdapterProbe {
     pub description: String,
     pub is_fallback_adapter: bool,
     pub features: Vec<String>,
-    pub limits: BTreeMap<String, f64>,
+    pub limits: SortedMap<String, f64>,
 }
 
 /// The WebGPU part.
@@ -141,13 +141,13 @@ pub struct CapabilityReport {
     pub wasm: WasmProbe,
     pub navigator: NavigatorProbe,
     /// IPFS Accelerate's `hardware` map and `torch_device`-style best type, decided by the core.
-    pub hardware: BTreeMap<String, bool>,
+    pub hardware: SortedMap<String, bool>,
     /// Catalog class each usable type falls back to (`webgpu` → `webgpu-fallback` …).
-    pub device_classes: BTreeMap<String, String>,
+    pub device_classes: SortedMap<String, String>,
     /// Which GPU this is, read from the WebGPU adapter and the WebGL renderer, with the evidence.
     pub gpu: GpuIdentification,
     /// The device each usable type is predicted on (the identified GPU, or the class).
-    pub devices: BTreeMap<String, String>,
+    pub devices: SortedMap<String, String>,
 }
 
 impl CapabilityReport {
@@ -261,7 +261,7 @@ async fn adapter(power: &str, request: Started) -> AdapterProbe {
         description: String::new(),
         is_fallback_adapter: false,
         features: Vec::new(),
-        limits: BTreeMap::new(),
+        limits: SortedMap::new(),
     };
     let adapter = match settle(request).await {
         Ok(a) if a.is_null() || a.is_undefined() => {
@@ -575,25 +575,44 @@ async fn navigator_info(high_entropy: Option<Started>) -> NavigatorProbe {
     }
 }
 
-/// Runs every probe; identifies the GPU against `catalog` (the device database once loaded). The
-/// browser's asynchronous calls (adapters, WebNN contexts, high-entropy user-agent values) start
-/// first and run while WebGL and WebAssembly are probed, so the probe takes about its slowest call.
-pub async fn probe(catalog: &hwfit_core::DeviceCatalog) -> CapabilityReport {
+/// A probe under way: the browser's asynchronous calls (adapters, WebNN contexts, high-entropy
+/// user-agent values) started, the synchronous probes (WebGL, WebAssembly) done.
+pub struct Probing {
+    adapters: Option<Vec<Started>>,
+    contexts: Option<Vec<Started>>,
+    high_entropy: Option<Started>,
+    webgl: WebGlProbe,
+    wasm: WasmProbe,
+}
+
+/// Starts every probe. The asynchronous calls start first and run while WebGL and WebAssembly are
+/// probed (and while the caller loads the device database), so the probe takes about its slowest call.
+pub fn start_probe() -> Probing {
     let adapters = request_adapters();
     let contexts = create_contexts();
     let high_entropy = request_high_entropy_values();
-    let webgl = webgl();
-    let wasm = wasm();
+    Probing {
+        adapters,
+        contexts,
+        high_entropy,
+        webgl: webgl(),
+        wasm: wasm(),
+    }
+}
+
+/// Waits for the started calls and identifies the GPU against `catalog` (the device database once
+/// loaded).
+pub async fn finish_probe(probing: Probing, catalog: &hwfit_core::DeviceCatalog) -> CapabilityReport {
     let mut report = CapabilityReport {
-        webgpu: webgpu(adapters).await,
-        webnn: webnn(contexts).await,
-        webgl,
-        wasm,
-        navigator: navigator_info(high_entropy).await,
-        hardware: BTreeMap::new(),
-        device_classes: BTreeMap::new(),
+        webgpu: webgpu(probing.adapters).await,
+        webnn: webnn(probing.contexts).await,
+        webgl: probing.webgl,
+        wasm: probing.wasm,
+        navigator: navigator_info(probing.high_entropy).await,
+        hardware: SortedMap::new(),
+        device_classes: SortedMap::new(),
         gpu: GpuIdentification::default(),
-        devices: BTreeMap::new(),
+        devices: SortedMap::new(),
     };
     let caps = report.capabilities();
     let (available, targets) = hwfit_core::browser::browser_targets(&caps);

@@ -80,6 +80,51 @@ pub fn feature_names() -> Vec<String> {
     names
 }
 
+/// The position of feature `name` in the vector, without building the names (the domain check runs
+/// on every learned prediction).
+fn feature_index(name: &str) -> Option<usize> {
+    /// A one-hot block: its name prefix, the position of a value in it, its length.
+    type Block<'a> = (&'a str, &'a dyn Fn(&str) -> Option<usize>, usize);
+    let blocks: [Block; 5] = [
+        (
+            "hw_",
+            &|rest| HARDWARE.iter().position(|h| h.as_str() == rest),
+            HARDWARE.len(),
+        ),
+        (
+            "vendor_",
+            &|rest| VENDORS.iter().position(|v| *v == rest),
+            VENDORS.len(),
+        ),
+        (
+            "family_",
+            &|rest| FAMILIES.iter().position(|f| f.as_str() == rest),
+            FAMILIES.len(),
+        ),
+        (
+            "workload_",
+            &|rest| WORKLOADS.iter().position(|w| w.as_str() == rest),
+            WORKLOADS.len(),
+        ),
+        (
+            "runtime_",
+            &|rest| Runtime::ALL.iter().position(|r| r.as_str() == rest),
+            Runtime::ALL.len(),
+        ),
+    ];
+    let mut offset = 0;
+    for (prefix, find, len) in blocks {
+        if let Some(i) = name.strip_prefix(prefix).and_then(find) {
+            return Some(offset + i);
+        }
+        offset += len;
+    }
+    if name == "log10_analytic_ms" {
+        return Some(offset + CONTINUOUS.len());
+    }
+    CONTINUOUS.iter().position(|c| *c == name).map(|i| offset + i)
+}
+
 /// The vendor bucket of a device's vendor name.
 fn vendor_index(vendor: &str) -> usize {
     let v = vendor.to_ascii_lowercase();
@@ -205,9 +250,8 @@ impl LearnedDomain {
         if !self.cells.contains(&(hardware, class)) {
             return Err(format!("not trained for {hardware} {class:?} steps"));
         }
-        let names = feature_names();
         for range in &self.ranges {
-            let Some(i) = names.iter().position(|n| *n == range.feature) else {
+            let Some(i) = feature_index(&range.feature) else {
                 return Err(format!("unknown feature '{}'", range.feature));
             };
             let x = features.get(i).copied().unwrap_or(f32::NAN);
@@ -239,6 +283,15 @@ pub const MAX_LOG_CORRECTION: f64 = 3.0;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_feature_is_found_where_the_names_put_it() {
+        for (i, name) in feature_names().iter().enumerate() {
+            assert_eq!(feature_index(name), Some(i), "{name}");
+        }
+        assert_eq!(feature_index("hw_quantum"), None);
+        assert_eq!(feature_index("release"), None);
+    }
 
     #[test]
     fn names_and_vector_agree() {
