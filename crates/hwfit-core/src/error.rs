@@ -175,7 +175,7 @@ impl CoreError {
 
 /// A request field's name as the caller wrote it: IPFS Accelerate's snake_case, or camelCase in the
 /// npm package's build (feature `camel-case`). Several fields (`a or b`) are renamed word by word.
-fn field_name(field: &str) -> alloc::borrow::Cow<'_, str> {
+pub(crate) fn field_name(field: &str) -> alloc::borrow::Cow<'_, str> {
     if cfg!(feature = "camel-case") && field.contains('_') {
         let mut out = String::with_capacity(field.len());
         let mut upper = false;

@@ -378,9 +378,14 @@ mod tests {
     fn bad_requests_are_refused_with_the_field_named() {
         let s = spec("bert-base-uncased");
         let e = |r: ResourceRequest| estimate_resources(&s, &r).unwrap_err().to_string();
-        assert!(e(req(HardwareType::Cpu, Precision::Fp32, Mode::Inference, 0, 128)).contains("batch_size"));
-        assert!(e(req(HardwareType::Cpu, Precision::Fp32, Mode::Inference, 1, 4096))
-            .contains("sequence_length: 4096 is longer than google-bert/bert-base-uncased's maximum of 512 positions"));
+        assert!(e(req(HardwareType::Cpu, Precision::Fp32, Mode::Inference, 0, 128))
+            .contains(&*crate::error::field_name("batch_size")));
+        assert!(
+            e(req(HardwareType::Cpu, Precision::Fp32, Mode::Inference, 1, 4096)).contains(&format!(
+                "{}: 4096 is longer than google-bert/bert-base-uncased's maximum of 512 positions",
+                crate::error::field_name("sequence_length")
+            ))
+        );
         assert!(e(req(HardwareType::Cpu, Precision::Fp32, Mode::Inference, 1_000_000, 128)).contains("absurdly large"));
         assert!(e(req(HardwareType::Cpu, Precision::Fp8, Mode::Inference, 1, 128))
             .contains("cpu does not support precision fp8"));

@@ -385,11 +385,11 @@ mod tests {
         assert!(plan("gpt2", 0, 1, None, None)
             .unwrap_err()
             .to_string()
-            .contains("gpu_count"));
+            .contains(&*crate::error::field_name("gpu_count")));
         assert!(plan("gpt2", 2, 1, Some(f64::NAN), None)
             .unwrap_err()
             .to_string()
-            .contains("max_memory_gb"));
+            .contains(&*crate::error::field_name("max_memory_gb")));
     }
 
     #[test]

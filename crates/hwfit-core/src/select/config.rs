@@ -1,6 +1,8 @@
 //! The selection configuration, in IPFS Accelerate's JSON shape: selection-criteria weights, family
 //! preferences, hardware preferences, batch-size thresholds and model-size categories. Unknown keys,
 //! wrong types, negative or non-finite numbers and unordered thresholds are refused with the field named.
+//! Its keys are snake_case in every face, the npm package's included: it is a file format, read and
+//! written the same way.
 
 use crate::map::SortedMap;
 use alloc::format;
@@ -11,7 +13,6 @@ use crate::{CoreError, Family, HardwareType};
 
 /// Weights of the inference criteria.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct InferenceWeights {
@@ -27,7 +28,6 @@ pub struct InferenceWeights {
 
 /// Weights of the training criteria.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct TrainingWeights {
@@ -43,7 +43,6 @@ pub struct TrainingWeights {
 
 /// Criteria weights per mode.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct SelectionCriteria {
@@ -80,7 +79,6 @@ impl Importance {
 /// A family's preferences: batch-size importance scales the throughput weight when the batch is at
 /// least `medium`; model-size importance scales the memory weight when the model is at least `medium`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct FamilyPreference {
@@ -93,7 +91,6 @@ pub struct FamilyPreference {
 /// A hardware type's preference factors (0–1). Their mean scales a candidate's score by at most
 /// ±10 %, so preferences break ties but never override predicted performance.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct HardwarePreference {
@@ -107,7 +104,6 @@ pub struct HardwarePreference {
 
 /// Three ascending thresholds.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct Thresholds {
@@ -121,7 +117,6 @@ pub struct Thresholds {
 
 /// The whole configuration.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(deny_unknown_fields)]
 pub struct SelectionConfig {

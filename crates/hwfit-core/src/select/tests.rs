@@ -85,7 +85,10 @@ fn request_errors_are_errors() {
         .to_string()
         .contains("training at int4"));
     req = request(&[HardwareType::Cuda], &[], Precision::Fp32, 0);
-    assert!(select("gpt2", &req).unwrap_err().to_string().contains("batch_size"));
+    assert!(select("gpt2", &req)
+        .unwrap_err()
+        .to_string()
+        .contains(&*crate::error::field_name("batch_size")));
     req = request(&[HardwareType::Cuda], &[], Precision::Fp32, 1);
     req.task_type = Some(TaskType::Generation);
     assert!(select("bert-base-uncased", &req)
