@@ -96,11 +96,7 @@ pub(crate) fn update(change: impl FnOnce(Hwfit) -> Hwfit) -> Result<(), JsValue>
     Ok(())
 }
 
-/// Remembers the candidates of a fresh probe report.
-pub(crate) fn remember_probe(report: &crate::probe::CapabilityReport) -> Result<Rc<Vec<Candidate>>, JsValue> {
-    remember(report.capabilities())
-}
-
+/// Remembers this browser's capabilities and the candidates found on them.
 fn remember(caps: BrowserCapabilities) -> Result<Rc<Vec<Candidate>>, JsValue> {
     let found = Rc::new(browser_candidates(&caps, hwfit()?.devices_catalog()));
     LOCAL.with_borrow_mut(|slot| *slot = Some((caps, Rc::clone(&found))));
@@ -112,13 +108,14 @@ fn remember(caps: BrowserCapabilities) -> Result<Rc<Vec<Candidate>>, JsValue> {
 pub(crate) async fn probe_here() -> Result<crate::probe::CapabilityReport, JsValue> {
     let probing = crate::probe::start_probe();
     let loaded = ensure_database().await;
-    let mut report = crate::probe::finish_probe(probing, hwfit()?.devices_catalog()).await;
+    let (mut report, candidates) = crate::probe::finish_probe(probing, hwfit()?.devices_catalog()).await;
     if let Err(why) = loaded {
         report.gpu.evidence.push(format!(
             "device database not loaded ({why}): only the curated devices were searched"
         ));
     }
-    remember_probe(&report)?;
+    let found = Rc::new(candidates);
+    LOCAL.with_borrow_mut(|slot| *slot = Some((report.capabilities(), found)));
     Ok(report)
 }
 

@@ -601,8 +601,11 @@ pub fn start_probe() -> Probing {
 }
 
 /// Waits for the started calls and identifies the GPU against `catalog` (the device database once
-/// loaded).
-pub async fn finish_probe(probing: Probing, catalog: &hwfit_core::DeviceCatalog) -> CapabilityReport {
+/// loaded): the report, and the candidates later questions run on.
+pub async fn finish_probe(
+    probing: Probing,
+    catalog: &hwfit_core::DeviceCatalog,
+) -> (CapabilityReport, Vec<hwfit_core::Candidate>) {
     let mut report = CapabilityReport {
         webgpu: webgpu(probing.adapters).await,
         webnn: webnn(probing.contexts).await,
@@ -622,9 +625,10 @@ pub async fn finish_probe(probing: Probing, catalog: &hwfit_core::DeviceCatalog)
         .map(|(h, id)| (h.to_string(), (*id).to_owned()))
         .collect();
     report.gpu = hwfit_core::browser::identify(&caps, catalog);
-    report.devices = hwfit_core::browser::candidates_on(&caps, catalog, &report.gpu)
-        .into_iter()
-        .map(|c| (c.key, c.device.id))
+    let candidates = hwfit_core::browser::candidates_on(&caps, catalog, &report.gpu);
+    report.devices = candidates
+        .iter()
+        .map(|c| (c.key.clone(), c.device.id.clone()))
         .collect();
-    report
+    (report, candidates)
 }
