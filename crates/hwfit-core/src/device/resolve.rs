@@ -155,16 +155,22 @@ fn device_part(name: &str) -> &str {
 }
 
 /// `18C GPU` → `18 core GPU`, `10gpu` → `10 gpu`, `10cpu` → `10 cpu` (core counts only: up to 3 digits).
-fn unfuse(words: &[String]) -> Vec<String> {
+fn unfuse(words: Vec<String>) -> Vec<String> {
     let mut out = Vec::with_capacity(words.len());
-    for (i, w) in words.iter().enumerate() {
-        let w = w.clone();
-        let digits = w.chars().take_while(char::is_ascii_digit).count();
-        let (n, rest) = w.split_at(digits);
-        let unit_follows = matches!(words.get(i + 1).map(String::as_str), Some("gpu" | "cpu"));
-        match rest {
-            "c" if (1..=3).contains(&digits) && unit_follows => out.extend([String::from(n), String::from("core")]),
-            "gpu" | "cpu" if (1..=3).contains(&digits) => out.extend([String::from(n), String::from(rest)]),
+    let unit_follows: Vec<bool> = (0..words.len())
+        .map(|i| matches!(words.get(i + 1).map(String::as_str), Some("gpu" | "cpu")))
+        .collect();
+    for (mut w, unit_follows) in words.into_iter().zip(unit_follows) {
+        let digits = w.bytes().take_while(u8::is_ascii_digit).count();
+        match &w[digits..] {
+            "c" if (1..=3).contains(&digits) && unit_follows => {
+                w.truncate(digits);
+                out.extend([w, String::from("core")]);
+            }
+            "gpu" | "cpu" if (1..=3).contains(&digits) => {
+                let unit = w.split_off(digits);
+                out.extend([w, unit]);
+            }
             _ => out.push(w),
         }
     }
@@ -175,13 +181,14 @@ fn unfuse(words: &[String]) -> Vec<String> {
 fn raw_words(name: &str) -> Vec<String> {
     let mut words = Vec::new();
     let mut word = String::new();
-    let chars: Vec<char> = name.chars().collect();
-    for (i, &c) in chars.iter().enumerate() {
-        let decimal = c == '.'
-            && word.chars().last().is_some_and(|p| p.is_ascii_digit())
-            && chars.get(i + 1).is_some_and(char::is_ascii_digit);
-        if c.is_ascii_alphanumeric() || decimal {
-            word.push(c.to_ascii_lowercase());
+    // Bytes: only ASCII letters, digits and '.' are kept, and no UTF-8 continuation byte is ASCII.
+    let bytes = name.as_bytes();
+    for (i, &b) in bytes.iter().enumerate() {
+        let decimal = b == b'.'
+            && word.as_bytes().last().is_some_and(u8::is_ascii_digit)
+            && bytes.get(i + 1).is_some_and(u8::is_ascii_digit);
+        if b.is_ascii_alphanumeric() || decimal {
+            word.push(char::from(b.to_ascii_lowercase()));
         } else if !word.is_empty() {
             words.push(core::mem::take(&mut word));
         }
@@ -206,25 +213,23 @@ fn memory_word(word: &str) -> Option<f64> {
 
 /// Splits at letter/digit boundaries: `rtx3080ti` → `rtx`, `3080`, `ti`.
 fn split_alnum(word: &str, out: &mut Vec<String>) {
-    let mut part = String::new();
-    for c in word.chars() {
-        let boundary = part
-            .chars()
-            .last()
-            .is_some_and(|p| (p.is_ascii_digit() || p == '.') != (c.is_ascii_digit() || c == '.'));
-        if boundary {
-            out.push(core::mem::take(&mut part));
+    let numeric = |c: u8| c.is_ascii_digit() || c == b'.';
+    let bytes = word.as_bytes();
+    let mut start = 0;
+    for i in 1..bytes.len() {
+        if numeric(bytes[i - 1]) != numeric(bytes[i]) {
+            out.push(String::from(&word[start..i]));
+            start = i;
         }
-        part.push(c);
     }
-    if !part.is_empty() {
-        out.push(part);
+    if start < word.len() {
+        out.push(String::from(&word[start..]));
     }
 }
 
 /// Reads a name.
 pub(crate) fn read(name: &str) -> NameFacts {
-    let words = unfuse(&raw_words(device_part(name)));
+    let words = unfuse(raw_words(device_part(name)));
     let mut facts = NameFacts {
         tokens: Vec::new(),
         memory_gb: None,
