@@ -96,11 +96,16 @@ pub(crate) fn update(change: impl FnOnce(Hwfit) -> Hwfit) -> Result<(), JsValue>
     Ok(())
 }
 
+/// Finds this browser's candidates on `caps` again (the knowledge changed) and remembers them.
+fn remember(caps: BrowserCapabilities) -> Result<(), JsValue> {
+    let found = browser_candidates(&caps, hwfit()?.devices_catalog());
+    keep(caps, found);
+    Ok(())
+}
+
 /// Remembers this browser's capabilities and the candidates found on them.
-fn remember(caps: BrowserCapabilities) -> Result<Rc<Vec<Candidate>>, JsValue> {
-    let found = Rc::new(browser_candidates(&caps, hwfit()?.devices_catalog()));
-    LOCAL.with_borrow_mut(|slot| *slot = Some((caps, Rc::clone(&found))));
-    Ok(found)
+fn keep(caps: BrowserCapabilities, found: Vec<Candidate>) {
+    LOCAL.with_borrow_mut(|slot| *slot = Some((caps, Rc::new(found))));
 }
 
 /// Probes, identifying the GPU against the device database (loaded once, while the browser answers
@@ -114,8 +119,7 @@ pub(crate) async fn probe_here() -> Result<crate::probe::CapabilityReport, JsVal
             "device database not loaded ({why}): only the curated devices were searched"
         ));
     }
-    let found = Rc::new(candidates);
-    LOCAL.with_borrow_mut(|slot| *slot = Some((report.capabilities(), found)));
+    keep(report.capabilities(), candidates);
     Ok(report)
 }
 

@@ -66,60 +66,47 @@ const CONTINUOUS: [&str; 9] = [
 pub const FEATURE_COUNT: usize =
     HARDWARE.len() + VENDORS.len() + FAMILIES.len() + WORKLOADS.len() + Runtime::ALL.len() + CONTINUOUS.len() + 1;
 
+/// A one-hot block of the vector: its names' prefix, its length, the name of its `i`-th value.
+type OneHotBlock = (&'static str, usize, fn(usize) -> &'static str);
+
+/// The one-hot blocks, in the order of the vector; the continuous features follow them.
+const ONE_HOT_BLOCKS: [OneHotBlock; 5] = [
+    ("hw_", HARDWARE.len(), |i| HARDWARE[i].as_str()),
+    ("vendor_", VENDORS.len(), |i| VENDORS[i]),
+    ("family_", FAMILIES.len(), |i| FAMILIES[i].as_str()),
+    ("workload_", WORKLOADS.len(), |i| WORKLOADS[i].as_str()),
+    ("runtime_", Runtime::ALL.len(), |i| Runtime::ALL[i].as_str()),
+];
+
+/// The last feature: the analytic model's step time.
+const ANALYTIC_MS: &str = "log10_analytic_ms";
+
 /// The feature names, in the order of the vector (stored in the ONNX model, checked on load).
 #[must_use]
 pub fn feature_names() -> Vec<String> {
     let mut names = Vec::with_capacity(FEATURE_COUNT);
-    names.extend(HARDWARE.iter().map(|h| format!("hw_{h}")));
-    names.extend(VENDORS.iter().map(|v| format!("vendor_{v}")));
-    names.extend(FAMILIES.iter().map(|f| format!("family_{f}")));
-    names.extend(WORKLOADS.iter().map(|w| format!("workload_{w}")));
-    names.extend(Runtime::ALL.iter().map(|r| format!("runtime_{r}")));
+    for (prefix, len, value) in ONE_HOT_BLOCKS {
+        names.extend((0..len).map(|i| format!("{prefix}{}", value(i))));
+    }
     names.extend(CONTINUOUS.iter().map(|c| String::from(*c)));
-    names.push(String::from("log10_analytic_ms"));
+    names.push(String::from(ANALYTIC_MS));
     names
 }
 
 /// The position of feature `name` in the vector, without building the names (the domain check runs
 /// on every learned prediction).
 fn feature_index(name: &str) -> Option<usize> {
-    /// A one-hot block: its name prefix, the position of a value in it, its length.
-    type Block<'a> = (&'a str, &'a dyn Fn(&str) -> Option<usize>, usize);
-    let blocks: [Block; 5] = [
-        (
-            "hw_",
-            &|rest| HARDWARE.iter().position(|h| h.as_str() == rest),
-            HARDWARE.len(),
-        ),
-        (
-            "vendor_",
-            &|rest| VENDORS.iter().position(|v| *v == rest),
-            VENDORS.len(),
-        ),
-        (
-            "family_",
-            &|rest| FAMILIES.iter().position(|f| f.as_str() == rest),
-            FAMILIES.len(),
-        ),
-        (
-            "workload_",
-            &|rest| WORKLOADS.iter().position(|w| w.as_str() == rest),
-            WORKLOADS.len(),
-        ),
-        (
-            "runtime_",
-            &|rest| Runtime::ALL.iter().position(|r| r.as_str() == rest),
-            Runtime::ALL.len(),
-        ),
-    ];
     let mut offset = 0;
-    for (prefix, find, len) in blocks {
-        if let Some(i) = name.strip_prefix(prefix).and_then(find) {
+    for (prefix, len, value) in ONE_HOT_BLOCKS {
+        if let Some(i) = name
+            .strip_prefix(prefix)
+            .and_then(|rest| (0..len).position(|i| value(i) == rest))
+        {
             return Some(offset + i);
         }
         offset += len;
     }
-    if name == "log10_analytic_ms" {
+    if name == ANALYTIC_MS {
         return Some(offset + CONTINUOUS.len());
     }
     CONTINUOUS.iter().position(|c| *c == name).map(|i| offset + i)
