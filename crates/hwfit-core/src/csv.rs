@@ -1,19 +1,23 @@
 //! A small CSV reader (RFC 4180: quoted fields, doubled quotes, CRLF) for the measurement files and
 //! the device database.
 
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+/// A cell: borrowed from the text, owned only where quotes or a CR had to be taken out.
+pub type Cell<'a> = Cow<'a, str>;
+
 /// A parsed table: the header and the rows, each row as long as the header.
-pub struct Table {
-    headers: Vec<String>,
+pub struct Table<'a> {
+    headers: Vec<Cell<'a>>,
     /// The rows, in file order.
-    pub rows: Vec<Vec<String>>,
+    pub rows: Vec<Vec<Cell<'a>>>,
 }
 
-impl Table {
+impl<'a> Table<'a> {
     /// Parses `text`; a row whose field count differs from the header's is an error naming its line.
-    pub fn parse(text: &str) -> Result<Self, String> {
+    pub fn parse(text: &'a str) -> Result<Self, String> {
         let mut records = records(text).into_iter();
         let (_, headers) = records.next().ok_or_else(|| String::from("empty file"))?;
         let mut rows = Vec::new();
@@ -39,23 +43,57 @@ impl Table {
     }
 
     /// The value of column `name` in `row`.
-    pub fn get<'a>(&self, row: &'a [String], name: &str) -> Result<&'a str, String> {
-        let i = self
-            .headers
-            .iter()
-            .position(|h| h == name)
-            .ok_or_else(|| alloc::format!("no column '{name}'"))?;
-        Ok(row.get(i).map_or("", String::as_str))
+    pub fn get<'r>(&self, row: &'r [Cell<'_>], name: &str) -> Result<&'r str, String> {
+        let i = self.column(name)?;
+        Ok(row.get(i).map_or("", |c| c.as_ref()))
+    }
+}
+
+/// A field being read: nothing yet, one run of the text (borrowed when done), or text assembled
+/// from several runs (quotes and CRs taken out).
+enum Pending {
+    Empty,
+    Run(usize, usize),
+    Owned(String),
+}
+
+impl Pending {
+    /// Appends `text[start..end]`; a run that continues the last one stays a run.
+    fn append(&mut self, text: &str, start: usize, end: usize) {
+        if start == end {
+            return;
+        }
+        *self = match core::mem::replace(self, Self::Empty) {
+            Self::Empty => Self::Run(start, end),
+            Self::Run(s, e) if e == start => Self::Run(s, end),
+            Self::Run(s, e) => {
+                let mut owned = String::from(&text[s..e]);
+                owned.push_str(&text[start..end]);
+                Self::Owned(owned)
+            }
+            Self::Owned(mut owned) => {
+                owned.push_str(&text[start..end]);
+                Self::Owned(owned)
+            }
+        };
+    }
+
+    fn take<'a>(&mut self, text: &'a str) -> Cell<'a> {
+        match core::mem::replace(self, Self::Empty) {
+            Self::Empty => Cow::Borrowed(""),
+            Self::Run(s, e) => Cow::Borrowed(&text[s..e]),
+            Self::Owned(owned) => Cow::Owned(owned),
+        }
     }
 }
 
 /// Every non-empty record with the line it starts on. Scans bytes (the delimiters are ASCII, so every
-/// cut falls on a character boundary) and copies runs of plain text at once.
-fn records(text: &str) -> Vec<(usize, Vec<String>)> {
+/// cut falls on a character boundary); a field is a slice of the text unless quotes or a CR were cut out.
+fn records(text: &str) -> Vec<(usize, Vec<Cell<'_>>)> {
     let bytes = text.as_bytes();
     let mut out = Vec::new();
-    let mut fields: Vec<String> = Vec::new();
-    let mut field = String::new();
+    let mut fields: Vec<Cell<'_>> = Vec::new();
+    let mut field = Pending::Empty;
     let (mut quoted, mut line, mut start) = (false, 1, 1);
     // Where the pending run of plain text starts.
     let mut run = 0;
@@ -63,9 +101,10 @@ fn records(text: &str) -> Vec<(usize, Vec<String>)> {
     while i < bytes.len() {
         match (quoted, bytes[i]) {
             (true, b'"') => {
-                field.push_str(&text[run..i]);
+                field.append(text, run, i);
                 if bytes.get(i + 1) == Some(&b'"') {
-                    field.push('"');
+                    // The first of the two quotes is the character; the second is skipped.
+                    field.append(text, i, i + 1);
                     i += 1;
                 } else {
                     quoted = false;
@@ -73,22 +112,22 @@ fn records(text: &str) -> Vec<(usize, Vec<String>)> {
                 run = i + 1;
             }
             (false, b'"') => {
-                field.push_str(&text[run..i]);
+                field.append(text, run, i);
                 quoted = true;
                 run = i + 1;
             }
             (false, b',') => {
-                field.push_str(&text[run..i]);
-                fields.push(core::mem::take(&mut field));
+                field.append(text, run, i);
+                fields.push(field.take(text));
                 run = i + 1;
             }
             (false, b'\r') => {
-                field.push_str(&text[run..i]);
+                field.append(text, run, i);
                 run = i + 1;
             }
             (false, b'\n') => {
-                field.push_str(&text[run..i]);
-                fields.push(core::mem::take(&mut field));
+                field.append(text, run, i);
+                fields.push(field.take(text));
                 let width = fields.len();
                 if fields.iter().any(|f| !f.is_empty()) {
                     out.push((start, core::mem::replace(&mut fields, Vec::with_capacity(width))));
@@ -104,8 +143,8 @@ fn records(text: &str) -> Vec<(usize, Vec<String>)> {
         }
         i += 1;
     }
-    field.push_str(&text[run..]);
-    fields.push(field);
+    field.append(text, run, text.len());
+    fields.push(field.take(text));
     if fields.iter().any(|f| !f.is_empty()) {
         out.push((start, fields));
     }

@@ -23,6 +23,18 @@ pub fn words(s: &str) -> Vec<String> {
         .collect()
 }
 
+/// Whether `needle` occurs in `haystack`, compared only where the first byte matches: for device
+/// names (tens of bytes) against short patterns this costs a fraction of `str::contains`, whose
+/// searcher set-up outweighs the search.
+#[must_use]
+pub fn contains_short(haystack: &str, needle: &str) -> bool {
+    let (h, n) = (haystack.as_bytes(), needle.as_bytes());
+    let Some((&first, rest)) = n.split_first() else {
+        return true;
+    };
+    h.len() >= n.len() && (0..=h.len() - n.len()).any(|i| h[i] == first && &h[i + 1..i + n.len()] == rest)
+}
+
 /// Levenshtein edit distance, for "did you mean" suggestions.
 #[must_use]
 pub fn edit_distance(a: &str, b: &str) -> usize {
@@ -47,6 +59,28 @@ mod tests {
     #[test]
     fn words_split_on_separators() {
         assert_eq!(words("google/flan-t5_base"), ["google", "flan", "t5", "base"]);
+    }
+
+    #[test]
+    fn contains_short_finds_substrings() {
+        for (hay, needle) in [
+            ("GeForce RTX 4090", "RTX"),
+            ("Tesla T4", " T4"),
+            ("ab", ""),
+            ("", ""),
+            ("abc", "abc"),
+        ] {
+            assert!(contains_short(hay, needle), "{hay} / {needle}");
+        }
+        for (hay, needle) in [
+            ("GeForce RTX 4090", "rtx"),
+            ("T4", " T4"),
+            ("", "a"),
+            ("abc", "abcd"),
+            ("aab", "abb"),
+        ] {
+            assert!(!contains_short(hay, needle), "{hay} / {needle}");
+        }
     }
 
     #[test]

@@ -183,12 +183,12 @@ fn variants_of_one_product(devices: &[&Device]) -> bool {
 mod tests {
     use super::*;
     use crate::browser::{WebGlRenderer, WebGpuAdapterFacts};
-    use crate::csv::Table;
+    use crate::csv::{Cell, Table};
     use crate::device::DATABASE_CSV;
 
     const STRINGS: &str = include_str!("../../../../tests/data/renderer_strings.csv");
 
-    fn caps(table: &Table, row: &[String]) -> BrowserCapabilities {
+    fn caps(table: &Table, row: &[Cell<'_>]) -> BrowserCapabilities {
         let get = |c: &str| String::from(table.get(row, c).unwrap());
         let webgpu = (get("api") == "webgpu").then(|| WebGpuAdapterFacts {
             is_fallback: false,

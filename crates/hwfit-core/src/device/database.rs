@@ -9,7 +9,8 @@ use alloc::vec::Vec;
 
 use super::derive::{integrated_bandwidth, matrix_rates, rule_for, UnitFacts};
 use super::{DenseTflops, Device, DeviceProfile};
-use crate::csv::Table;
+use crate::csv::{Cell, Table};
+use crate::text::contains_short;
 use crate::{CoreError, HardwareType};
 
 /// Memory assumed for a GPU that shares system memory, where the database gives none.
@@ -61,15 +62,35 @@ const NAMES: [&str; 27] = [
     "notes",
 ];
 
+/// The position of column `name` in [`NAMES`]; evaluated at compile time (`col("…")` in a const
+/// context), so a misspelt column fails the build and reading a cell costs no name search.
+const fn col(name: &str) -> usize {
+    let mut i = 0;
+    while i < NAMES.len() {
+        let (a, b) = (name.as_bytes(), NAMES[i].as_bytes());
+        if a.len() == b.len() {
+            let mut j = 0;
+            while j < a.len() && a[j] == b[j] {
+                j += 1;
+            }
+            if j == a.len() {
+                return i;
+            }
+        }
+        i += 1;
+    }
+    panic!("no such column");
+}
+
 struct Row<'a> {
     cols: &'a Columns,
-    values: &'a [String],
+    values: &'a [Cell<'a>],
     line: usize,
 }
 
 impl Row<'_> {
-    fn text(&self, name: &str) -> &str {
-        let at = NAMES.iter().position(|n| *n == name).unwrap_or(0);
+    /// The trimmed cell of the column at `at` in [`NAMES`] (`col("…")`).
+    fn text(&self, at: usize) -> &str {
         self.cols
             .index
             .get(at)
@@ -77,8 +98,8 @@ impl Row<'_> {
             .map_or("", |s| s.trim())
     }
 
-    fn number(&self, name: &str) -> Result<Option<f64>, CoreError> {
-        let text = self.text(name);
+    fn number(&self, at: usize) -> Result<Option<f64>, CoreError> {
+        let text = self.text(at);
         if text.is_empty() {
             return Ok(None);
         }
@@ -86,7 +107,7 @@ impl Row<'_> {
             .ok()
             .filter(|v| v.is_finite() && *v >= 0.0)
             .map(Some)
-            .ok_or_else(|| self.invalid(&format!("{name} '{text}' is not a number")))
+            .ok_or_else(|| self.invalid(&format!("{} '{text}' is not a number", NAMES[at])))
     }
 
     fn invalid(&self, message: &str) -> CoreError {
@@ -131,7 +152,7 @@ fn hardware_type(vendor: &str, kind: &str) -> HardwareType {
 }
 
 fn class(vendor: &str, kind: &str, name: &str) -> &'static str {
-    let has = |words: &[&str]| words.iter().any(|w| name.contains(w));
+    let has = |words: &[&str]| words.iter().any(|w| contains_short(name, w));
     match kind {
         "cpu" if has(&["Raspberry"]) => "edge",
         "cpu" => "server_cpu",
@@ -184,37 +205,37 @@ fn class(vendor: &str, kind: &str, name: &str) -> &'static str {
 }
 
 fn entry(row: &Row<'_>) -> Result<Option<DatabaseEntry>, CoreError> {
-    let name = row.text("name");
-    let vendor = row.text("vendor");
-    let kind = row.text("kind");
-    let architecture = row.text("architecture");
-    let Some(fp32) = row.number("fp32_tflops")? else {
+    let name = row.text(const { col("name") });
+    let vendor = row.text(const { col("vendor") });
+    let kind = row.text(const { col("kind") });
+    let architecture = row.text(const { col("architecture") });
+    let Some(fp32) = row.number(const { col("fp32_tflops") })? else {
         return Ok(None);
     };
     let mut notes: Vec<String> = Vec::new();
-    let rows_notes = row.text("notes");
+    let rows_notes = row.text(const { col("notes") });
     if !rows_notes.is_empty() {
         notes.push(rows_notes.to_string());
     }
-    let boost_mhz = row.number("boost_mhz")?.unwrap_or(0.0);
+    let boost_mhz = row.number(const { col("boost_mhz") })?.unwrap_or(0.0);
     let facts = UnitFacts {
         vendor,
         architecture,
-        compute_capability: row.text("cuda_cc"),
+        compute_capability: row.text(const { col("cuda_cc") }),
         name,
-        shaders: count(row.number("shaders")?),
-        sms: count(row.number("compute_units")?),
-        tensor_cores: count(row.number("tensor_cores")?),
+        shaders: count(row.number(const { col("shaders") })?),
+        sms: count(row.number(const { col("compute_units") })?),
+        tensor_cores: count(row.number(const { col("tensor_cores") })?),
         boost_mhz,
     };
-    let vector_fp16 = row.number("fp16_tflops")?;
+    let vector_fp16 = row.number(const { col("fp16_tflops") })?;
     let published = DenseTflops {
         fp32,
-        fp16: row.number("matrix_fp16_tflops")?,
+        fp16: row.number(const { col("matrix_fp16_tflops") })?,
         fp16_acc16: None,
-        bf16: row.number("bf16_tflops")?,
-        fp8: row.number("fp8_tflops")?,
-        int8: row.number("int8_tops")?,
+        bf16: row.number(const { col("bf16_tflops") })?,
+        fp8: row.number(const { col("fp8_tflops") })?,
+        int8: row.number(const { col("int8_tops") })?,
     };
     let published_matrix = published.fp16.is_some() || published.bf16.is_some() || published.int8.is_some();
     let derived = matrix_rates(&facts, fp32);
@@ -234,8 +255,8 @@ fn entry(row: &Row<'_>) -> Result<Option<DatabaseEntry>, CoreError> {
             ..published
         }
     };
-    let mut bandwidth = row.number("bandwidth_gbs")?;
-    if bandwidth.is_none() && kind == "integrated" && row.text("memory_type").is_empty() {
+    let mut bandwidth = row.number(const { col("bandwidth_gbs") })?;
+    if bandwidth.is_none() && kind == "integrated" && row.text(const { col("memory_type") }).is_empty() {
         if let Some((gbs, memory)) = integrated_bandwidth(vendor, architecture, name) {
             notes.push(format!(
                 "bandwidth: shared memory, dual-channel {memory} (the platform's fastest supported memory)"
@@ -246,7 +267,7 @@ fn entry(row: &Row<'_>) -> Result<Option<DatabaseEntry>, CoreError> {
     let Some(memory_bandwidth_gbs) = bandwidth else {
         return Ok(None);
     };
-    let memory_gb = if let Some(m) = row.number("memory_gb")?.filter(|m| *m > 0.0) {
+    let memory_gb = if let Some(m) = row.number(const { col("memory_gb") })?.filter(|m| *m > 0.0) {
         m
     } else {
         notes.push(format!(
@@ -255,7 +276,7 @@ fn entry(row: &Row<'_>) -> Result<Option<DatabaseEntry>, CoreError> {
         SHARED_MEMORY_ASSUMED_GB
     };
     let memory_options_gb = row
-        .text("memory_options_gb")
+        .text(const { col("memory_options_gb") })
         .split('|')
         .filter(|s| !s.is_empty())
         .map(|s| {
@@ -263,28 +284,29 @@ fn entry(row: &Row<'_>) -> Result<Option<DatabaseEntry>, CoreError> {
                 .map_err(|_| row.invalid(&format!("memory option '{s}'")))
         })
         .collect::<Result<Vec<_>, _>>()?;
-    let gpu_cores = (vendor == "Apple" && kind == "soc").then(|| count(row.number("compute_units").ok().flatten()));
-    let curated = row.text("curated_id");
+    let gpu_cores =
+        (vendor == "Apple" && kind == "soc").then(|| count(row.number(const { col("compute_units") }).ok().flatten()));
+    let curated = row.text(const { col("curated_id") });
     Ok(Some(DatabaseEntry {
         device: Device {
-            id: row.text("id").to_string(),
+            id: row.text(const { col("id") }).to_string(),
             name: name.to_string(),
             vendor: vendor.to_ascii_lowercase(),
             hardware_type: hardware_type(vendor, kind),
             class: class(vendor, kind, name).to_string(),
             memory_gb,
             memory_bandwidth_gbs,
-            tdp_w: row.number("tdp_w")?,
+            tdp_w: row.number(const { col("tdp_w") })?,
             dense_tflops,
             aliases: Vec::new(),
-            source: row.text("source").to_string(),
-            source_url: row.text("source_url").to_string(),
+            source: row.text(const { col("source") }).to_string(),
+            source_url: row.text(const { col("source_url") }).to_string(),
             notes: (!notes.is_empty()).then(|| notes.join("; ")),
             profile: DeviceProfile::Catalog,
             architecture: (!architecture.is_empty()).then(|| architecture.to_string()),
             gpu_cores: gpu_cores.filter(|c| *c > 0),
             memory_options_gb,
-            released: Some(row.text("released").to_string()).filter(|r| !r.is_empty()),
+            released: Some(row.text(const { col("released") }).to_string()).filter(|r| !r.is_empty()),
             measured_as: Vec::new(),
         },
         curated_id: (!curated.is_empty()).then(|| curated.to_string()),

@@ -318,14 +318,18 @@ pub(crate) struct DeviceKeys {
 
 /// The resolution index of a device list: each device's names read once, and two sorted lookup
 /// tables so a name is resolved by binary search among the few devices that hold its tokens rather
-/// than by reading all ~2,000.
+/// than by reading all ~2,000. The tables point into the names instead of copying them.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Index {
     keys: Vec<DeviceKeys>,
-    /// (normalized name, device position), sorted: exact names.
-    exact: Vec<(String, u32)>,
-    /// (token, device position), sorted and deduplicated: which devices a token occurs in.
-    postings: Vec<(String, u32)>,
+    /// (device position, name position in its `exact`), sorted by that normalized name.
+    exact: Vec<(u32, u32)>,
+    /// Every token of every name, sorted and deduplicated.
+    tokens: Vec<String>,
+    /// Where each token's devices start in `devices` (one more entry than `tokens`).
+    starts: Vec<u32>,
+    /// The devices (positions, ascending) that hold each token, token after token.
+    devices: Vec<u32>,
 }
 
 fn names(device: &Device) -> impl Iterator<Item = &str> {
@@ -361,41 +365,59 @@ impl Index {
             })
             .collect();
         let position = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
-        let mut exact: Vec<(String, u32)> = keys
+        let mut exact: Vec<(u32, u32)> = keys
             .iter()
             .enumerate()
-            .flat_map(|(i, k)| k.exact.iter().map(move |e| (e.clone(), position(i))))
+            .flat_map(|(i, k)| (0..k.exact.len()).map(move |n| (position(i), position(n))))
             .collect();
-        exact.sort_unstable();
-        let mut postings: Vec<(String, u32)> = keys
+        let name_of = |&(d, n): &(u32, u32)| keys[d as usize].exact[n as usize].as_str();
+        exact.sort_unstable_by(|a, b| name_of(a).cmp(name_of(b)).then(a.cmp(b)));
+        let mut postings: Vec<(&str, u32)> = keys
             .iter()
             .enumerate()
             .flat_map(|(i, k)| {
                 k.names
                     .iter()
                     .flat_map(|n| n.tokens.iter())
-                    .map(move |t| (t.clone(), position(i)))
+                    .map(move |t| (t.as_str(), position(i)))
             })
             .collect();
         postings.sort_unstable();
         postings.dedup();
-        Self { keys, exact, postings }
+        let (mut tokens, mut starts) = (Vec::new(), Vec::new());
+        for (at, (token, _)) in postings.iter().enumerate() {
+            if tokens.last().is_none_or(|last: &String| last != token) {
+                tokens.push(String::from(*token));
+                starts.push(position(at));
+            }
+        }
+        starts.push(position(postings.len()));
+        let devices = postings.iter().map(|(_, d)| *d).collect();
+        Self {
+            keys,
+            exact,
+            tokens,
+            starts,
+            devices,
+        }
     }
 
     /// The first device (in list order) one of whose names normalizes to `key`.
     fn exact(&self, key: &str) -> Option<usize> {
-        let at = self.exact.partition_point(|(k, _)| k.as_str() < key);
-        let (k, i) = self.exact.get(at)?;
-        (k == key).then_some(*i as usize)
+        let name_of = |&(d, n): &(u32, u32)| self.keys[d as usize].exact[n as usize].as_str();
+        let at = self.exact.partition_point(|e| name_of(e) < key);
+        let found = self.exact.get(at)?;
+        (name_of(found) == key).then_some(found.0 as usize)
     }
 
     /// The devices (positions, ascending) whose names hold `token`.
     fn devices_with(&self, token: &str) -> Vec<usize> {
-        let start = self.postings.partition_point(|(t, _)| t.as_str() < token);
-        self.postings[start..]
+        let Ok(t) = self.tokens.binary_search_by(|probe| probe.as_str().cmp(token)) else {
+            return Vec::new();
+        };
+        self.devices[self.starts[t] as usize..self.starts[t + 1] as usize]
             .iter()
-            .take_while(|(t, _)| t == token)
-            .map(|(_, i)| *i as usize)
+            .map(|&d| d as usize)
             .collect()
     }
 

@@ -22,7 +22,7 @@ use serde::Serialize;
 
 use super::Excluded;
 use crate::browser::{wasm_device, webgpu_view};
-use crate::csv::Table;
+use crate::csv::{Cell, Table};
 use crate::device::Resolution;
 use crate::perf::{BrowserCoefficients, Coefficients, PerfModel, PerfRequest};
 use crate::spec::{Component, ConvNet, Modality, ModelSpec, StackRole, TransformerStack};
@@ -100,11 +100,11 @@ pub struct BrowserCalibration {
     pub results: Vec<BrowserCaseResult>,
 }
 
-fn field<'a>(table: &Table, row: &'a [String], name: &str) -> Result<&'a str, String> {
+fn field<'a>(table: &Table, row: &'a [Cell<'a>], name: &str) -> Result<&'a str, String> {
     table.get(row, name).map(str::trim)
 }
 
-fn number<T: core::str::FromStr>(table: &Table, row: &[String], name: &str) -> Result<Option<T>, String> {
+fn number<T: core::str::FromStr>(table: &Table, row: &[Cell<'_>], name: &str) -> Result<Option<T>, String> {
     let text = field(table, row, name)?;
     if text.is_empty() {
         return Ok(None);
@@ -141,7 +141,7 @@ fn precision(text: &str) -> Result<Precision, String> {
     }
 }
 
-fn custom_spec(table: &Table, row: &[String], name: &str) -> Result<ModelSpec, String> {
+fn custom_spec(table: &Table, row: &[Cell<'_>], name: &str) -> Result<ModelSpec, String> {
     let arch = field(table, row, "arch")?;
     let req = |col: &str| -> Result<u32, String> {
         number::<u32>(table, row, col)?.ok_or_else(|| format!("{col} is required for a custom {arch}"))
@@ -236,7 +236,7 @@ fn case_gpu(name: &str, devices: &DeviceCatalog) -> Result<Device, String> {
 
 fn case(
     table: &Table,
-    row: &[String],
+    row: &[Cell<'_>],
     measurements: &Table,
     catalog: &Catalog,
     devices: &DeviceCatalog,

@@ -24,7 +24,7 @@ pub mod browser;
 
 use super::fit::{accuracy, cross_validate_by_device, fit, Accuracy, Sample};
 use super::{Coefficients, PerfRequest, Runtime};
-use crate::csv::Table;
+use crate::csv::{Cell, Table};
 use crate::measure::median;
 use crate::Workload;
 use crate::{estimate_resources, Catalog, CoreError, DeviceCatalog, HardwareType, Mode, Precision, ResourceRequest};
@@ -148,9 +148,9 @@ struct Row<'a> {
 }
 
 /// A row parser: a measurement, or the reason the row is left out.
-type Parse = for<'a> fn(&Table, &'a [String]) -> Result<Result<Row<'a>, String>, String>;
+type Parse = for<'a> fn(&Table<'_>, &'a [Cell<'a>]) -> Result<Result<Row<'a>, String>, String>;
 
-fn llm_row<'a>(t: &Table, r: &'a [String]) -> Result<Result<Row<'a>, String>, String> {
+fn llm_row<'a>(t: &Table, r: &'a [Cell<'a>]) -> Result<Result<Row<'a>, String>, String> {
     let (model, hardware, metric) = (t.get(r, "model")?, t.get(r, "hardware")?, t.get(r, "metric")?);
     let label = format!("{model} {} {metric} on {hardware}", t.get(r, "precision")?);
     if t.get(r, "n_devices")? != "1" || t.get(r, "batch_size")? != "1" {
@@ -187,7 +187,7 @@ fn llm_row<'a>(t: &Table, r: &'a [String]) -> Result<Result<Row<'a>, String>, St
     }))
 }
 
-fn mlperf_row<'a>(t: &Table, r: &'a [String]) -> Result<Result<Row<'a>, String>, String> {
+fn mlperf_row<'a>(t: &Table, r: &'a [Cell<'a>]) -> Result<Result<Row<'a>, String>, String> {
     let (benchmark, accelerator, units) = (t.get(r, "benchmark")?, t.get(r, "accelerator")?, t.get(r, "units")?);
     let label = format!("MLPerf {benchmark} on {accelerator} ({units})");
     let (model, seq) = match benchmark {
