@@ -200,6 +200,7 @@ async function main() {
     probeMs: probed - ready,
     answerMs: first - probed,
     firstRecommendationMs: first - ready,
+    sinceNavigationMs: first,
     ok,
   };
   $("timings").textContent = `init() ${number(ready - start)} ms; probe (with the device database) ${number(probed - ready)} ms; ` +

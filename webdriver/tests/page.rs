@@ -7,17 +7,14 @@
     reason = "the timings, bytes and screenshot paths are reported on stdout"
 )]
 
-use std::net::{SocketAddr, TcpListener as StdListener};
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+mod common;
+
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use fantoccini::{Client, ClientBuilder, Locator};
-use serde_json::{json, Value};
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
-}
+use common::{browser, chromedriver, evaluate, script, serve, workspace};
+use fantoccini::{Client, Locator};
+use serde_json::json;
 
 /// Where screenshots go: `$HWFIT_SCREENSHOT_DIR`, else `screenshots/` in the cargo target dir.
 fn screenshot_dir() -> PathBuf {
@@ -28,79 +25,6 @@ fn screenshot_dir() -> PathBuf {
         },
         PathBuf::from,
     )
-}
-
-/// The repository over HTTP on a free loopback port (the page imports `../pkg/hwfit.js`), gzipped
-/// as any production server would, so the transferred bytes are what a visitor downloads.
-async fn serve() -> SocketAddr {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let app = axum::Router::new()
-        .fallback_service(tower_http::services::ServeDir::new(workspace()))
-        .layer(tower_http::compression::CompressionLayer::new());
-    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-    addr
-}
-
-/// chromedriver on a free port, killed when dropped.
-struct Driver {
-    child: Child,
-    port: u16,
-}
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn chromedriver() -> Driver {
-    let port = StdListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-    let path = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
-    let child = Command::new(&path)
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap_or_else(|e| panic!("cannot start {path}: {e}"));
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "chromedriver did not listen on {port}");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    Driver { child, port }
-}
-
-/// A browser session with the capabilities of `webdriver/<file>` (the ones the wasm browser tests
-/// use), at `width`×`height`.
-async fn browser(driver: &Driver, file: &str, width: u32, height: u32) -> Client {
-    let text = std::fs::read_to_string(workspace().join("webdriver").join(file)).unwrap();
-    let mut caps: serde_json::Map<String, Value> = serde_json::from_str(&text).unwrap();
-    let args = caps["goog:chromeOptions"]["args"].as_array_mut().unwrap();
-    args.push(json!(format!("--window-size={width},{height}")));
-    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-        .capabilities(caps)
-        .connect(&format!("http://127.0.0.1:{}", driver.port))
-        .await
-        .expect("a chromedriver session")
-}
-
-async fn script(c: &Client, js: &str) -> Value {
-    c.execute(js, vec![]).await.unwrap_or_else(|e| panic!("{js}: {e}"))
-}
-
-/// Runs `body` (JS awaiting `window.hwfit`) in the page and returns what it resolves to.
-async fn library(c: &Client, body: &str) -> Value {
-    let js = format!(
-        "const done = arguments[0]; (async () => {{ {body} }})().then(done, (e) => done({{error: String(e)}}));"
-    );
-    let v = c
-        .execute_async(&js, vec![])
-        .await
-        .unwrap_or_else(|e| panic!("{body}: {e}"));
-    assert!(v.get("error").is_none(), "{body}: {v}");
-    v
 }
 
 /// Waits until `#status` says `state` (or the page failed).
@@ -186,7 +110,7 @@ async fn the_page_with_webgpu() {
     // The recommendation equals the library's own answer to the same request.
     let request =
         r#"{modelName: "bert-base-uncased", batchSize: 1, sequenceLength: 128, precision: "fp32", mode: "inference"}"#;
-    let answer = library(&c, &format!(
+    let answer = evaluate(&c, &format!(
         "const r = {request}; const [s, p] = await Promise.all([hwfit.select(r), hwfit.predict(r)]);
          return {{primary: s.primaryRecommendation, throughput: Object.fromEntries(Object.entries(p.predictions).map(([k, v]) => [k, v.throughput]))}};"
     ))
@@ -225,11 +149,12 @@ async fn the_page_with_webgpu() {
     let bytes = script(&c, "return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource')).reduce((a, e) => a + (e.transferSize || 0), 0);").await;
     let by_file = script(&c, "return performance.getEntriesByType('resource').map((e) => [e.name.replace(location.origin, ''), e.transferSize]);").await;
     println!(
-        "page timings: init() {:.1} ms, probe (loading the device database) {:.1} ms, first answer {:.1} ms; init() → first recommendation {:.1} ms; transferred {bytes} bytes (gzip): {by_file}",
+        "page timings: init() {:.1} ms, probe (loading the device database) {:.1} ms, first answer {:.1} ms; init() → first recommendation {:.1} ms; navigation → first recommendation {:.1} ms; transferred {bytes} bytes (gzip): {by_file}",
         timings["initMs"].as_f64().unwrap(),
         timings["probeMs"].as_f64().unwrap(),
         timings["answerMs"].as_f64().unwrap(),
-        timings["firstRecommendationMs"].as_f64().unwrap()
+        timings["firstRecommendationMs"].as_f64().unwrap(),
+        timings["sinceNavigationMs"].as_f64().unwrap()
     );
     screenshot(&c, "desktop.png").await;
 

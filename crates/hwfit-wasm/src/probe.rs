@@ -446,7 +446,8 @@ fn call(target: &JsValue, method: &str, args: &Array) -> JsValue {
         .unwrap_or(JsValue::UNDEFINED)
 }
 
-fn webgl() -> WebGlProbe {
+/// The WebGL renderer strings, and the `WEBGL_lose_context` extension that releases the context.
+fn webgl() -> (WebGlProbe, JsValue) {
     let mut probe = WebGlProbe {
         available: false,
         reason: None,
@@ -459,7 +460,7 @@ fn webgl() -> WebGlProbe {
         Ok(c) => c,
         Err(e) => {
             probe.reason = Some(e);
-            return probe;
+            return (probe, JsValue::UNDEFINED);
         }
     };
     // WebGL 1 first: every browser with WebGL has it, and its context is the cheaper to create; no
@@ -485,7 +486,7 @@ fn webgl() -> WebGlProbe {
         probe.reason = Some(String::from(
             "getContext('webgl2'/'webgl') returned null (WebGL unavailable)",
         ));
-        return probe;
+        return (probe, JsValue::UNDEFINED);
     };
     probe.available = true;
     let parameter = |p: u32| {
@@ -511,12 +512,18 @@ fn webgl() -> WebGlProbe {
         "getExtension",
         &Array::of1(&JsValue::from_str("WEBGL_lose_context")),
     );
-    // Releasing the context costs milliseconds of the GPU process: after the probe has answered.
-    gloo_timers::callback::Timeout::new(0, move || {
-        call(&lose, "loseContext", &Array::new());
-    })
-    .forget();
-    probe
+    (probe, lose)
+}
+
+/// Releases the probe's WebGL context (`WEBGL_lose_context`) once the probe has answered: it costs
+/// the GPU process milliseconds, which would otherwise delay the WebGPU adapters still on their way.
+fn release_webgl(lose: JsValue) {
+    if lose.is_object() {
+        gloo_timers::callback::Timeout::new(0, move || {
+            call(&lose, "loseContext", &Array::new());
+        })
+        .forget();
+    }
 }
 
 fn validates(bytes: &[u8]) -> bool {
@@ -582,6 +589,8 @@ pub struct Probing {
     contexts: Option<Vec<Started>>,
     high_entropy: Option<Started>,
     webgl: WebGlProbe,
+    /// Releases the WebGL context once the probe is done.
+    webgl_release: JsValue,
     wasm: WasmProbe,
 }
 
@@ -591,11 +600,13 @@ pub fn start_probe() -> Probing {
     let adapters = request_adapters();
     let contexts = create_contexts();
     let high_entropy = request_high_entropy_values();
+    let (webgl, webgl_release) = webgl();
     Probing {
         adapters,
         contexts,
         high_entropy,
-        webgl: webgl(),
+        webgl,
+        webgl_release,
         wasm: wasm(),
     }
 }
@@ -630,5 +641,6 @@ pub async fn finish_probe(
         .iter()
         .map(|c| (c.key.clone(), c.device.id.clone()))
         .collect();
+    release_webgl(probing.webgl_release);
     (report, candidates)
 }
