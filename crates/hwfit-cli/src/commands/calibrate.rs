@@ -102,6 +102,14 @@ pub fn run(args: &CalibrateArgs) -> Result<()> {
             v.median_abs_log_error
         ));
     }
+    if let Some(t) = &report.database_twins {
+        output::text(&format!(
+            "device database: the {} measured curated devices predicted from their database rows alone: {}; on the curated entries: {} (both leave-one-device-out)",
+            t.devices.len(),
+            describe(&t.database),
+            describe(&t.curated)
+        ));
+    }
     output::text(&format!(
         "{} rows excluded (--json lists them with reasons)",
         report.excluded.len()

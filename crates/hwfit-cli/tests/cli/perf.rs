@@ -143,6 +143,27 @@ fn stored_coefficients_are_the_fit_and_accuracy_is_reported() {
         "update HardwareType::runtime_overhead_mb to {fitted}"
     );
     assert!(memory["median_abs_log_error"].as_f64().unwrap() <= 0.1);
+    // The device database predicts nearly as well as the curated catalog: each measured curated
+    // device predicted from its database row alone (specs and derived rates only).
+    let twins = &report["database_twins"];
+    let (database, curated) = (
+        twins["database"]["within_25_percent"].as_f64().unwrap(),
+        twins["curated"]["within_25_percent"].as_f64().unwrap(),
+    );
+    println!(
+        "device database: {} measured curated devices ({} measurements) predicted from their database rows alone: {:.1} % within ±25 % (median |ln error| {:.3}); on the curated entries {:.1} % ({:.3}); leave-one-device-out",
+        twins["devices"].as_array().unwrap().len(),
+        twins["curated"]["samples"],
+        database * 100.0,
+        twins["database"]["median_abs_log_error"].as_f64().unwrap(),
+        curated * 100.0,
+        twins["curated"]["median_abs_log_error"].as_f64().unwrap(),
+    );
+    assert!(twins["devices"].as_array().unwrap().len() >= 10, "{twins}");
+    assert!(
+        curated - database <= 0.05,
+        "a database device must predict within 5 points of a curated one: {twins}"
+    );
     // Regression guard at the accuracy recorded in the README.
     assert!(cv["within_25_percent"].as_f64().unwrap() >= 0.55);
     assert!(cv["median_abs_log_error"].as_f64().unwrap() <= 0.2);

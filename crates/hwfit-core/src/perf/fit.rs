@@ -283,7 +283,8 @@ pub fn summarize(errors: &[f64]) -> Accuracy {
     }
 }
 
-fn error_of(c: &Coefficients, s: &Sample) -> f64 {
+/// |ln(predicted / measured)| of `s` under `c` (infinite where `c` has no efficiency for it).
+pub(crate) fn error_of(c: &Coefficients, s: &Sample) -> f64 {
     c.efficiency(s.hardware, s.class)
         .map_or(f64::INFINITY, |(e, _)| libm::fabs(s.log_error(&e)))
 }

@@ -22,7 +22,7 @@ use serde::Serialize;
 
 pub mod browser;
 
-use super::fit::{accuracy, cross_validate_by_device, fit, Accuracy, Sample};
+use super::fit::{accuracy, cross_validate_by_device, error_of, fit, summarize, Accuracy, Sample};
 use super::{Coefficients, PerfRequest, Runtime};
 use crate::csv::{Cell, Table};
 use crate::measure::median;
@@ -120,10 +120,75 @@ pub struct CalibrationReport {
     pub cross_validated_by_device: Accuracy,
     /// The browser step model against the WebGPU/WebAssembly pairs.
     pub browser: browser::BrowserCalibration,
+    /// The measured curated devices predicted from their device-database rows alone (where the
+    /// device database is built in).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub database_twins: Option<DatabaseTwins>,
     /// Every sample against the fit.
     pub residuals: Vec<Residual>,
     /// Rows left out, with the reason.
     pub excluded: Vec<Excluded>,
+}
+
+/// The measured curated devices predicted from their device-database rows alone (the row's specs
+/// and derived rates, none of the curated entry's figures), next to the curated entries. Each device
+/// is left out of the fit that predicts it, on both sides, so the two figures differ only by how the
+/// device is described.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct DatabaseTwins {
+    /// The curated devices compared: those with measurements and a database row.
+    pub devices: Vec<String>,
+    /// Their measurements predicted on the curated entries (leave-one-device-out).
+    pub curated: Accuracy,
+    /// The same measurements predicted on the database rows (leave-one-device-out; a row that
+    /// cannot run a measured step counts as a miss).
+    pub database: Accuracy,
+    /// Measurements whose device has no database row, left out of both figures.
+    pub without_twin: usize,
+}
+
+/// Compares predictions on the curated devices that have measurements with predictions on their
+/// rows in `database` (the text of `device_db.csv`).
+pub fn database_twins(data: &MeasuredData<'_>, catalog: &Catalog, database: &str) -> Result<DatabaseTwins, CoreError> {
+    let (steps, _) = measured_steps(data, catalog, &DeviceCatalog::builtin())?;
+    let rows = crate::device::database::parse(database)?;
+    let twin_of = |id: &str| {
+        rows.iter()
+            .find(|r| r.curated_id.as_deref() == Some(id))
+            .map(|r| &r.device)
+    };
+    let sample = |s: &MeasuredStep, device: &crate::Device| {
+        Sample::new(&s.spec, device, &s.request, s.measured, s.label.clone())
+    };
+    let all = steps
+        .iter()
+        .map(|s| sample(s, &s.device))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut devices: Vec<String> = steps
+        .iter()
+        .filter(|s| twin_of(&s.device.id).is_some())
+        .map(|s| s.device.id.clone())
+        .collect();
+    devices.sort_unstable();
+    devices.dedup();
+    let (mut curated, mut database) = (Vec::new(), Vec::new());
+    for held_out in &devices {
+        let train: Vec<Sample> = all.iter().filter(|s| &s.device_id != held_out).cloned().collect();
+        let coefficients = fit(&train, "database-twin fold");
+        let twin = twin_of(held_out).ok_or_else(|| CoreError::InvalidMeasurements(format!("{held_out}: no row")))?;
+        for (step, measured) in steps.iter().zip(&all).filter(|(s, _)| &s.device.id == held_out) {
+            curated.push(error_of(&coefficients, measured));
+            database.push(sample(step, twin).map_or(f64::INFINITY, |s| error_of(&coefficients, &s)));
+        }
+    }
+    Ok(DatabaseTwins {
+        without_twin: steps.len() - curated.len(),
+        devices,
+        curated: summarize(&curated),
+        database: summarize(&database),
+    })
 }
 
 /// The throughput samples and the rows left out.
@@ -425,6 +490,10 @@ pub fn calibrate(data: &MeasuredData<'_>) -> Result<CalibrationReport, CoreError
     let (cases, browser_excluded) = browser::cases(data.browser_measurements, data.browser_cases, &catalog, &devices)?;
     let (browser_coefficients, browser) = browser::calibrate_browser(&coefficients, &cases);
     coefficients.browser = Some(browser_coefficients);
+    #[cfg(feature = "device-db")]
+    let database_twins = Some(database_twins(data, &catalog, crate::device::DATABASE_CSV)?);
+    #[cfg(not(feature = "device-db"))]
+    let database_twins = None;
     let residuals = dataset
         .samples
         .iter()
@@ -447,6 +516,7 @@ pub fn calibrate(data: &MeasuredData<'_>) -> Result<CalibrationReport, CoreError
         coefficients,
         memory,
         browser,
+        database_twins,
         excluded: dataset
             .excluded
             .into_iter()
