@@ -108,24 +108,45 @@ fn pattern(i: u64) -> f32 {
     (h as f32 - 2.0) * 0.25
 }
 
-/// One opened device with the benchmark pipelines' shared plumbing.
+/// One opened device with the benchmark's pipelines, created when it opens: a browser compiles them
+/// in its GPU process while the page goes on (with the CPU benchmark, say).
 pub struct GpuBench {
     device: wgpu::Device,
     queue: wgpu::Queue,
     errors: Arc<Mutex<Vec<String>>>,
-    f16: bool,
     limits: wgpu::Limits,
     info: wgpu::AdapterInfo,
+    matmul_f32: wgpu::ComputePipeline,
+    /// Where the adapter has `shader-f16`.
+    matmul_f16: Option<wgpu::ComputePipeline>,
+    copy: wgpu::ComputePipeline,
 }
 
-struct Kernel {
-    pipeline: wgpu::ComputePipeline,
+struct Kernel<'a> {
+    pipeline: &'a wgpu::ComputePipeline,
     bind_group: wgpu::BindGroup,
     groups: (u32, u32),
 }
 
+/// The pipeline of `entry` in the microbenchmark's module for `scalar`.
+fn pipeline(device: &wgpu::Device, scalar: ShaderScalar, entry: &str) -> wgpu::ComputePipeline {
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some("hwfit microbench.wgsl"),
+        source: wgpu::ShaderSource::Wgsl(shader_source(scalar)),
+    });
+    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(entry),
+        layout: None,
+        module: &module,
+        entry_point: Some(entry),
+        compilation_options: wgpu::PipelineCompilationOptions::default(),
+        cache: None,
+    })
+}
+
 impl GpuBench {
-    /// Opens a device on `adapter` with its own limits and `shader-f16` where offered.
+    /// Opens a device on `adapter` with its own limits and `shader-f16` where offered, and creates
+    /// the pipelines.
     pub async fn new(adapter: &wgpu::Adapter) -> Result<Self, GpuBenchError> {
         let f16 = adapter.features().contains(wgpu::Features::SHADER_F16);
         let limits = adapter.limits();
@@ -150,10 +171,12 @@ impl GpuBench {
             }
         }));
         Ok(Self {
+            matmul_f32: pipeline(&device, ShaderScalar::F32, "matmul"),
+            matmul_f16: f16.then(|| pipeline(&device, ShaderScalar::F16, "matmul")),
+            copy: pipeline(&device, ShaderScalar::F32, "copy"),
             device,
             queue,
             errors,
-            f16,
             limits,
             info: adapter.get_info(),
         })
@@ -162,13 +185,13 @@ impl GpuBench {
     /// Whether the f16 matmul will run.
     #[must_use]
     pub fn has_f16(&self) -> bool {
-        self.f16
+        self.matmul_f16.is_some()
     }
 
     /// Runs every figure: f32 matmul, f16 matmul where supported, copy.
     pub async fn run(&self, config: &BenchConfig) -> Result<Measurement, GpuBenchError> {
         let (f32_gflops, n) = self.matmul(ShaderScalar::F32, config).await?;
-        let f16_gflops = if self.f16 {
+        let f16_gflops = if self.has_f16() {
             Some(self.matmul(ShaderScalar::F16, config).await?.0)
         } else {
             None
@@ -257,25 +280,12 @@ impl GpuBench {
         buffer
     }
 
-    fn kernel(
+    fn kernel<'a>(
         &self,
-        scalar: ShaderScalar,
-        entry: &str,
+        pipeline: &'a wgpu::ComputePipeline,
         buffers: &[(u32, &wgpu::Buffer)],
         groups: (u32, u32),
-    ) -> Kernel {
-        let module = self.device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("hwfit microbench.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(shader_source(scalar)),
-        });
-        let pipeline = self.device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some(entry),
-            layout: None,
-            module: &module,
-            entry_point: Some(entry),
-            compilation_options: wgpu::PipelineCompilationOptions::default(),
-            cache: None,
-        });
+    ) -> Kernel<'a> {
         let entries: Vec<wgpu::BindGroupEntry<'_>> = buffers
             .iter()
             .map(|(binding, buffer)| wgpu::BindGroupEntry {
@@ -284,7 +294,7 @@ impl GpuBench {
             })
             .collect();
         let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-            label: Some(entry),
+            label: Some("hwfit microbenchmark"),
             layout: &pipeline.get_bind_group_layout(0),
             entries: &entries,
         });
@@ -296,14 +306,14 @@ impl GpuBench {
     }
 
     /// Seconds for `reps` back-to-back dispatches of `kernel`, from submission to completion.
-    async fn time(&self, kernel: &Kernel, reps: u32) -> Result<f64, GpuBenchError> {
+    async fn time(&self, kernel: &Kernel<'_>, reps: u32) -> Result<f64, GpuBenchError> {
         let start = Instant::now();
         let mut encoder = self
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor::default());
-            pass.set_pipeline(&kernel.pipeline);
+            pass.set_pipeline(kernel.pipeline);
             pass.set_bind_group(0, &kernel.bind_group, &[]);
             for _ in 0..reps {
                 pass.dispatch_workgroups(kernel.groups.0, kernel.groups.1, 1);
@@ -314,12 +324,17 @@ impl GpuBench {
         Ok(seconds_since(start))
     }
 
-    /// Median rate (work units per second) of `kernel` under `config`.
-    async fn rate(&self, kernel: &Kernel, work: f64, config: &BenchConfig) -> Result<f64, GpuBenchError> {
-        for _ in 0..config.warmup {
+    /// Seconds of one dispatch of `kernel`, after `config.warmup` dispatches (at least one: the
+    /// first runs the pipeline's compilation and first-use costs).
+    async fn first_timing(&self, kernel: &Kernel<'_>, config: &BenchConfig) -> Result<f64, GpuBenchError> {
+        for _ in 0..config.warmup.max(1) {
             self.time(kernel, 1).await?;
         }
-        let one = self.time(kernel, 1).await?;
+        self.time(kernel, 1).await
+    }
+
+    /// Median rate (work units per second) of `kernel` under `config`, given `one` dispatch's seconds.
+    async fn rate(&self, kernel: &Kernel<'_>, work: f64, one: f64, config: &BenchConfig) -> Result<f64, GpuBenchError> {
         let reps = config.repetitions(web_time::Duration::from_secs_f64(one));
         let mut rates = Vec::with_capacity(config.samples as usize);
         for _ in 0..config.samples.max(1) {
@@ -381,20 +396,18 @@ impl GpuBench {
                 wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
             );
             let dims = self.uniform(n, 0);
-            let kernel = self.kernel(
-                scalar,
-                "matmul",
-                &[(0, &a), (1, &b), (2, &c), (3, &dims)],
-                (n / 64, n / 64),
-            );
-            self.time(&kernel, 1).await?;
-            let one = self.time(&kernel, 1).await?;
+            let pipeline = match scalar {
+                ShaderScalar::F32 => &self.matmul_f32,
+                ShaderScalar::F16 => self.matmul_f16.as_ref().unwrap_or(&self.matmul_f32),
+            };
+            let kernel = self.kernel(pipeline, &[(0, &a), (1, &b), (2, &c), (3, &dims)], (n / 64, n / 64));
+            let one = self.first_timing(&kernel, config).await?;
             let grow = n * 2 <= MAX_N && fits(n * 2) && one < config.min_sample.as_secs_f64() / 4.0;
             if grow {
                 n *= 2;
                 continue;
             }
-            let gflops = self.rate(&kernel, matmul_flops(n), config).await? / 1e9;
+            let gflops = self.rate(&kernel, matmul_flops(n), one, config).await? / 1e9;
             self.check_first_row(scalar, &c, n).await?;
             return Ok((gflops, n));
         }
@@ -449,13 +462,9 @@ impl GpuBench {
             wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
         );
         let dims = self.uniform(0, groups_x);
-        let kernel = self.kernel(
-            ShaderScalar::F32,
-            "copy",
-            &[(3, &dims), (4, &src), (5, &dst)],
-            (groups_x, groups_y),
-        );
-        let rate = self.rate(&kernel, 2.0 * bytes as f64, config).await?;
+        let kernel = self.kernel(&self.copy, &[(3, &dims), (4, &src), (5, &dst)], (groups_x, groups_y));
+        let one = self.first_timing(&kernel, config).await?;
+        let rate = self.rate(&kernel, 2.0 * bytes as f64, one, config).await?;
         let data = self.read_back(&dst, 256).await?;
         for (i, word) in data.chunks_exact(4).enumerate() {
             let got = ShaderScalar::F32.decode(word);
