@@ -300,3 +300,91 @@ mod spellings {
         );
     }
 }
+
+/// detect-gpu's GPUs (`data/measured/detect_gpu_gfxbench.csv`: WebGL renderer names as detect-gpu
+/// cleans them, with the frame rates GFXBench measured at each screen resolution): a source of real
+/// names, and a cross-check of relative speed against the database's FP32 rates.
+#[cfg(feature = "device-db")]
+mod detect_gpu {
+    use super::*;
+    use crate::csv::Table;
+    use alloc::vec::Vec;
+
+    const GFXBENCH: &str = include_str!("../../../../data/measured/detect_gpu_gfxbench.csv");
+
+    /// Ranks (1-based, ties averaged).
+    fn ranks(values: &[f64]) -> Vec<f64> {
+        let mut order: Vec<usize> = (0..values.len()).collect();
+        order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
+        let mut out = alloc::vec![0.0; values.len()];
+        let mut i = 0;
+        while i < order.len() {
+            let mut j = i;
+            while j + 1 < order.len() && values[order[j + 1]].total_cmp(&values[order[i]]).is_eq() {
+                j += 1;
+            }
+            for &k in &order[i..=j] {
+                out[k] = (i + j) as f64 / 2.0 + 1.0;
+            }
+            i = j + 1;
+        }
+        out
+    }
+
+    /// Spearman's rank correlation.
+    fn spearman(a: &[f64], b: &[f64]) -> f64 {
+        let (ra, rb) = (ranks(a), ranks(b));
+        let n = ra.len() as f64;
+        let mean = f64::midpoint(n, 1.0);
+        let cov: f64 = ra.iter().zip(&rb).map(|(x, y)| (x - mean) * (y - mean)).sum();
+        let var = |r: &[f64]| r.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>();
+        cov / libm::sqrt(var(&ra) * var(&rb))
+    }
+
+    #[test]
+    #[allow(clippy::print_stdout, reason = "the cross-check's figures are reported")]
+    fn gfxbench_ranks_the_desktop_gpus_like_the_database_fp32_rates() {
+        let catalog = DeviceCatalog::builtin().with_database(DATABASE_CSV).unwrap();
+        let table = Table::parse(GFXBENCH).unwrap();
+        // Each desktop name's best throughput in pixels per second over the resolutions measured.
+        let mut names: alloc::collections::BTreeMap<&str, f64> = alloc::collections::BTreeMap::new();
+        for row in &table.rows {
+            let get = |c: &str| table.get(row, c).unwrap();
+            if !get("file").starts_with("d-") || get("blocklisted") != "0" {
+                continue;
+            }
+            let number = |c: &str| get(c).parse::<f64>().unwrap();
+            let pixels = number("width") * number("height") * number("fps");
+            let best = names.entry(get("name")).or_insert(0.0);
+            *best = best.max(pixels);
+        }
+        // Per device the names resolve to: the best figure, against its FP32 rate.
+        let mut devices: Vec<(&str, f64, f64)> = Vec::new();
+        let mut resolved = 0;
+        for (name, pixels) in &names {
+            // Unique matches only (`resolve` would also rank suggestions for every unknown name).
+            let super::super::resolve::Resolution::Unique(device) = catalog.resolution(name) else {
+                continue;
+            };
+            resolved += 1;
+            match devices.iter_mut().find(|(id, _, _)| *id == device.id) {
+                Some((_, best, _)) => *best = best.max(*pixels),
+                None => devices.push((&device.id, *pixels, device.dense_tflops.fp32)),
+            }
+        }
+        let gfx: Vec<f64> = devices.iter().map(|d| d.1).collect();
+        let fp32: Vec<f64> = devices.iter().map(|d| d.2).collect();
+        let rho = spearman(&gfx, &fp32);
+        std::println!(
+            "detect-gpu: {resolved} of {} desktop names resolve to {} database devices; Spearman ρ(GFXBench pixels/s, FP32 TFLOPS) = {rho:.2}",
+            names.len(),
+            devices.len()
+        );
+        assert!(
+            resolved * 2 >= names.len(),
+            "{resolved} of {} names resolve",
+            names.len()
+        );
+        assert!(rho >= 0.7, "ρ = {rho:.2} over {} devices", devices.len());
+    }
+}
