@@ -1,5 +1,6 @@
 //! The questions as the faces ask them: a JSON request read, the core's answer, the answer written
-//! as JSON — what one `predict()`/`select()` of the npm package costs before the wasm boundary.
+//! as JSON — what one `predict()`/`select()` of the npm package costs before the wasm boundary —
+//! and building the knowledge they answer from (once per process or page).
 //! Run: `cargo bench -p hwfit-core --features device-db --bench api`.
 
 // criterion_group! generates an undocumented public function.
@@ -13,6 +14,9 @@ use hwfit_core::device::DATABASE_CSV;
 use hwfit_core::Hwfit;
 
 fn bench(c: &mut Criterion) {
+    c.bench_function("build the built-in knowledge (Hwfit::builtin: catalogs, classifier, fit)", |b| {
+        b.iter(|| Hwfit::builtin().unwrap());
+    });
     let h = Hwfit::builtin().unwrap().with_device_database(DATABASE_CSV).unwrap();
     for (label, json) in [
         (
