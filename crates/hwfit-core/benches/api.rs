@@ -14,9 +14,12 @@ use hwfit_core::device::DATABASE_CSV;
 use hwfit_core::Hwfit;
 
 fn bench(c: &mut Criterion) {
-    c.bench_function("build the built-in knowledge (Hwfit::builtin: catalogs, classifier, fit)", |b| {
-        b.iter(|| Hwfit::builtin().unwrap());
-    });
+    c.bench_function(
+        "build the built-in knowledge (Hwfit::builtin: catalogs, classifier, fit)",
+        |b| {
+            b.iter(|| Hwfit::builtin().unwrap());
+        },
+    );
     let h = Hwfit::builtin().unwrap().with_device_database(DATABASE_CSV).unwrap();
     for (label, json) in [
         (

@@ -166,6 +166,15 @@ mod tests {
     }
 
     #[test]
+    fn cells_borrow_from_the_text_unless_something_was_cut_out() {
+        let t = Table::parse("a,b,c\r\nplain,\"quoted, whole\",\"say \"\"hi\"\"\"\r\n").unwrap();
+        let row = &t.rows[0];
+        assert!(matches!(&row[0], Cow::Borrowed("plain")));
+        assert!(matches!(&row[1], Cow::Borrowed("quoted, whole")));
+        assert!(matches!(&row[2], Cow::Owned(s) if s == "say \"hi\""));
+    }
+
+    #[test]
     fn a_short_row_names_its_line() {
         let e = Table::parse("a,b\n1,2\n3\n").err().unwrap();
         assert!(e.contains("line 3"), "{e}");
