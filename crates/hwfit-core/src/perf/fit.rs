@@ -295,16 +295,23 @@ pub fn accuracy(coefficients: &Coefficients, samples: &[Sample]) -> Accuracy {
     summarize(&samples.iter().map(|s| error_of(coefficients, s)).collect::<Vec<_>>())
 }
 
-/// Leave-one-device-out cross-validation: each device's samples predicted by a fit without them.
-#[must_use]
-pub fn cross_validate_by_device(samples: &[Sample]) -> Accuracy {
+/// Leave-one-device-out folds: each device of `samples` (sorted by id) with the coefficients fitted
+/// without its samples.
+pub(crate) fn device_folds(samples: &[Sample]) -> impl Iterator<Item = (&str, Coefficients)> {
     let mut devices: Vec<&str> = samples.iter().map(|s| s.device_id.as_str()).collect();
     devices.sort_unstable();
     devices.dedup();
-    let mut errors = Vec::new();
-    for held_out in devices {
+    devices.into_iter().map(move |held_out| {
         let train: Vec<Sample> = samples.iter().filter(|s| s.device_id != held_out).cloned().collect();
-        let coefficients = fit(&train, "cross-validation fold");
+        (held_out, fit(&train, "cross-validation fold"))
+    })
+}
+
+/// Leave-one-device-out cross-validation: each device's samples predicted by a fit without them.
+#[must_use]
+pub fn cross_validate_by_device(samples: &[Sample]) -> Accuracy {
+    let mut errors = Vec::new();
+    for (held_out, coefficients) in device_folds(samples) {
         for s in samples.iter().filter(|s| s.device_id == held_out) {
             errors.push(error_of(&coefficients, s));
         }

@@ -149,46 +149,44 @@ pub struct DatabaseTwins {
     pub without_twin: usize,
 }
 
-/// Compares predictions on the curated devices that have measurements with predictions on their
-/// rows in `database` (the text of `device_db.csv`).
-pub fn database_twins(data: &MeasuredData<'_>, catalog: &Catalog, database: &str) -> Result<DatabaseTwins, CoreError> {
-    let (steps, _) = measured_steps(data, catalog, &DeviceCatalog::builtin())?;
+/// Compares predictions on the curated devices that have measurements (`steps`, on the curated
+/// catalog) with predictions on their rows in `database` (the text of `device_db.csv`).
+pub fn database_twins(steps: &[MeasuredStep], database: &str) -> Result<DatabaseTwins, CoreError> {
     let rows = crate::device::database::parse(database)?;
     let twin_of = |id: &str| {
         rows.iter()
             .find(|r| r.curated_id.as_deref() == Some(id))
             .map(|r| &r.device)
     };
-    let sample = |s: &MeasuredStep, device: &crate::Device| {
-        Sample::new(&s.spec, device, &s.request, s.measured, s.label.clone())
-    };
-    let all = steps
-        .iter()
-        .map(|s| sample(s, &s.device))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut devices: Vec<String> = steps
-        .iter()
-        .filter(|s| twin_of(&s.device.id).is_some())
-        .map(|s| s.device.id.clone())
-        .collect();
-    devices.sort_unstable();
-    devices.dedup();
-    let (mut curated, mut database) = (Vec::new(), Vec::new());
-    for held_out in &devices {
-        let train: Vec<Sample> = all.iter().filter(|s| &s.device_id != held_out).cloned().collect();
-        let coefficients = fit(&train, "database-twin fold");
-        let twin = twin_of(held_out).ok_or_else(|| CoreError::InvalidMeasurements(format!("{held_out}: no row")))?;
-        for (step, measured) in steps.iter().zip(&all).filter(|(s, _)| &s.device.id == held_out) {
-            curated.push(error_of(&coefficients, measured));
-            database.push(sample(step, twin).map_or(f64::INFINITY, |s| error_of(&coefficients, &s)));
+    let all = samples(steps)?;
+    let (mut devices, mut curated, mut database, mut without_twin) = (Vec::new(), Vec::new(), Vec::new(), 0);
+    for (held_out, coefficients) in super::fit::device_folds(&all) {
+        let measured = steps.iter().zip(&all).filter(|(s, _)| s.device.id == held_out);
+        let Some(twin) = twin_of(held_out) else {
+            without_twin += measured.count();
+            continue;
+        };
+        devices.push(String::from(held_out));
+        for (step, sample) in measured {
+            curated.push(error_of(&coefficients, sample));
+            let on_twin = Sample::new(&step.spec, twin, &step.request, step.measured, step.label.clone());
+            database.push(on_twin.map_or(f64::INFINITY, |s| error_of(&coefficients, &s)));
         }
     }
     Ok(DatabaseTwins {
-        without_twin: steps.len() - curated.len(),
         devices,
         curated: summarize(&curated),
         database: summarize(&database),
+        without_twin,
     })
+}
+
+/// The samples the fit uses, one per measured step.
+fn samples(steps: &[MeasuredStep]) -> Result<Vec<Sample>, CoreError> {
+    steps
+        .iter()
+        .map(|s| Sample::new(&s.spec, &s.device, &s.request, s.measured, s.label.clone()))
+        .collect()
 }
 
 /// The throughput samples and the rows left out.
@@ -315,11 +313,10 @@ pub struct MeasuredStep {
 /// The throughput samples of the measurement files.
 pub fn dataset(data: &MeasuredData<'_>, catalog: &Catalog, devices: &DeviceCatalog) -> Result<Dataset, CoreError> {
     let (steps, excluded) = measured_steps(data, catalog, devices)?;
-    let samples = steps
-        .into_iter()
-        .map(|s| Sample::new(&s.spec, &s.device, &s.request, s.measured, s.label))
-        .collect::<Result<_, _>>()?;
-    Ok(Dataset { samples, excluded })
+    Ok(Dataset {
+        samples: samples(&steps)?,
+        excluded,
+    })
 }
 
 /// The throughput measurements of the files (llama.cpp and MLPerf rows), and the rows left out.
@@ -476,7 +473,11 @@ fn memory_calibration(text: &str, catalog: &Catalog) -> Result<(MemoryCalibratio
 /// Fits the performance model to the measurements and reports its accuracy.
 pub fn calibrate(data: &MeasuredData<'_>) -> Result<CalibrationReport, CoreError> {
     let catalog = Catalog::builtin();
-    let dataset = dataset(data, &catalog, &DeviceCatalog::builtin())?;
+    let (steps, steps_excluded) = measured_steps(data, &catalog, &DeviceCatalog::builtin())?;
+    let dataset = Dataset {
+        samples: samples(&steps)?,
+        excluded: steps_excluded,
+    };
     let (memory, memory_excluded) = memory_calibration(data.webllm_vram, &catalog)?;
     let fitted_on = format!(
         "{} measurements (llama.cpp llama-bench tg/pp, MLPerf Inference v4.1 Offline) from data/measured/, fitted by hwfit calibrate",
@@ -491,7 +492,7 @@ pub fn calibrate(data: &MeasuredData<'_>) -> Result<CalibrationReport, CoreError
     let (browser_coefficients, browser) = browser::calibrate_browser(&coefficients, &cases);
     coefficients.browser = Some(browser_coefficients);
     #[cfg(feature = "device-db")]
-    let database_twins = Some(database_twins(data, &catalog, crate::device::DATABASE_CSV)?);
+    let database_twins = Some(database_twins(&steps, crate::device::DATABASE_CSV)?);
     #[cfg(not(feature = "device-db"))]
     let database_twins = None;
     let residuals = dataset
