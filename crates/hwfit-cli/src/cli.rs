@@ -21,43 +21,51 @@ pub struct Cli {
     pub predictor: Option<String>,
 }
 
-/// Every hwfit command.
+/// Every hwfit command: the core's questions (one subcommand each, named as in every face; `hwfit
+/// questions` lists them), then this machine's commands and the maintainers' tasks.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Classify a model into a family and subfamily, with the analyses behind it.
-    Classify(ClassifyArgs),
-    /// List the model catalog, or show one model's architecture.
-    Models(ModelsArgs),
-    /// Estimate memory, CPU cores and disk a model needs on a hardware type.
-    Resources(ResourcesArgs),
-    /// Show which hardware types run which model families and precisions.
-    Compat(JsonFlag),
-    /// List the device catalog with its sourced specs.
-    Devices(DevicesArgs),
-    /// Predict throughput, latency and memory of a model on devices or hardware types.
-    Predict(PredictArgs),
-    /// Fit the performance model to the measured data and report its accuracy.
-    Calibrate(CalibrateArgs),
     /// Select the hardware to run a model on, ranked by predicted performance.
     Select(SelectArgs),
     /// Select hardware for several models at once.
-    Batch(BatchArgs),
-    /// Predictions and recommendations for one model across hardware, batch sizes and modes.
-    Analyze(AnalyzeArgs),
-    /// Predictions for models × hardware × batch sizes × precisions (the predictor guide's matrix).
-    Matrix(MatrixArgs),
+    #[command(visible_alias = "batch")]
+    BatchSelect(BatchArgs),
     /// The hardware selection map: families × size categories × batch sizes × modes.
     Map(MapArgs),
+    /// Predict throughput, latency and memory of a model on devices or hardware types.
+    Predict(PredictArgs),
+    /// Predictions for models × hardware × batch sizes × precisions (the predictor guide's matrix).
+    Matrix(MatrixArgs),
     /// Plan distributed training: strategy, batches, memory, torchrun and DeepSpeed configs.
     Distributed(DistributedArgs),
-    /// Resource-pool configuration for several models.
-    ResourceConfig(ResourceConfigArgs),
+    /// Predictions and recommendations for one model across hardware, batch sizes and modes.
+    Analyze(AnalyzeArgs),
+    /// Classify a model into a family and subfamily, with the analyses behind it.
+    Classify(ClassifyArgs),
+    /// List the model catalog (`hwfit models MODEL` is an alias of `hwfit model MODEL`).
+    Models(ModelsArgs),
+    /// One model's architecture and derived figures.
+    Model(ModelArgs),
     /// Recommend catalog models for a task under hardware constraints.
     Recommend(RecommendArgs),
     /// Which of the given models run on a hardware type or device.
-    Compatible(CompatibleArgs),
+    #[command(visible_alias = "compatible")]
+    CompatibleModels(CompatibleArgs),
+    /// Estimate memory, CPU cores and disk a model needs on a hardware type.
+    Resources(ResourcesArgs),
+    /// A resource-pool configuration for several models.
+    #[command(visible_alias = "resource-config")]
+    ResourcePool(ResourcePoolArgs),
+    /// Which hardware types run which model families and precisions.
+    #[command(visible_alias = "compat")]
+    Compatibility(JsonFlag),
+    /// List the device catalog with its sourced specs.
+    Devices(DevicesArgs),
     /// Render a runnable starter file for a model on its recommended hardware.
     Template(TemplateArgs),
+    /// The questions hwfit answers: each one's name in the CLI, JS and Python, its HTTP route, and
+    /// whether it runs on this machine's devices when no hardware is named.
+    Questions(JsonFlag),
     /// Detect this machine's CPU, memory, GPUs and runtimes (cached), optionally benchmarking them.
     Detect(DetectArgs),
     /// Serve the REST API (IPFS Accelerate's hardware-selection API) over HTTP.
@@ -65,12 +73,16 @@ pub enum Command {
     /// The benchmark database: import measurements, list, count, export.
     #[command(subcommand)]
     Db(DbCommand),
-    /// Measure catalog models through tract on this CPU (random weights at the models' sizes) and
+    /// Time catalog models through tract on this CPU (random weights at the models' sizes) and
     /// store the timings, with the microbenchmark figures, in the benchmark database.
     Bench(BenchArgs),
     /// Train the learned predictor on the measurements and write it as ONNX, with the
     /// leave-devices-out cross-validation report.
     Train(TrainArgs),
+    /// Maintainers: fit the analytic performance model's coefficients to the measured data and
+    /// report its accuracy (formerly `hwfit calibrate`, still accepted).
+    #[command(alias = "calibrate")]
+    Fit(FitArgs),
 }
 
 /// Arguments of `hwfit bench`.
@@ -145,9 +157,6 @@ pub struct ServeArgs {
     /// The benchmark database to serve at /benchmarks (a SQLite path or a postgres:// URL, as `hwfit db`).
     #[arg(long, env = "BENCHMARK_DB_PATH", value_name = "PATH|URL")]
     pub database: Option<String>,
-    /// Directory of benchmark results (reserved; reported by /health).
-    #[arg(long, env = "BENCHMARK_DIR", value_name = "DIR")]
-    pub benchmark_dir: Option<PathBuf>,
     /// Selection config (JSON, IPFS Accelerate's shape).
     #[arg(long, env = "CONFIG_PATH", value_name = "FILE")]
     pub config: Option<PathBuf>,
@@ -173,8 +182,12 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 30)]
     pub request_timeout: u64,
     /// Do not detect this machine's hardware: questions that name none use every hardware type.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "detection")]
     pub no_detect: bool,
+    /// Answer questions that name no hardware on this detection report (`hwfit detect --json`
+    /// output) instead of detecting this machine.
+    #[arg(long, value_name = "FILE")]
+    pub detection: Option<PathBuf>,
 }
 
 /// Arguments of `hwfit detect` (independent command-line switches).
@@ -205,8 +218,20 @@ pub struct DetectionArgs {
     #[arg(long, value_name = "FILE", env = "HWFIT_DETECTION")]
     pub detection: Option<PathBuf>,
     /// Predict detected devices on their measured microbenchmark figures, even where the catalog knows them.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "no_detect")]
     pub calibrate: bool,
+    /// Do not detect: a question naming no hardware answers for every hardware type with a
+    /// reference device (as `hwfit serve --no-detect`).
+    #[arg(long, conflicts_with = "detection")]
+    pub no_detect: bool,
+}
+
+/// `--config`: IPFS Accelerate's selection config, wherever the core reads it.
+#[derive(Debug, Args)]
+pub struct ConfigArg {
+    /// A selection config (JSON, IPFS Accelerate's shape).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 }
 
 /// `--hardware` and `--device`, spelled and typed the same in every command.
@@ -299,9 +324,8 @@ pub struct SelectArgs {
     /// Also plan distributed training over this many GPUs of the recommended type.
     #[arg(long, value_name = "GPUS")]
     pub distributed: Option<u32>,
-    /// A selection config (JSON, IPFS Accelerate's shape).
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
+    #[command(flatten)]
+    pub config: ConfigArg,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -322,9 +346,8 @@ pub struct BatchArgs {
     /// inference or training.
     #[arg(long, default_value_t = defaults::MODE)]
     pub mode: Mode,
-    /// A selection config (JSON).
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
+    #[command(flatten)]
+    pub config: ConfigArg,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -348,6 +371,8 @@ pub struct AnalyzeArgs {
     /// Tokens per sequence.
     #[arg(long, visible_alias = "sequence-length", default_value_t = defaults::SEQUENCE_LENGTH, allow_negative_numbers = true)]
     pub seq_length: u32,
+    #[command(flatten)]
+    pub config: ConfigArg,
     /// Print JSON (the default is a table).
     #[arg(long)]
     pub json: bool,
@@ -361,6 +386,8 @@ pub struct MatrixArgs {
     pub models: Vec<String>,
     #[command(flatten)]
     pub targets: TargetArgs,
+    #[command(flatten)]
+    pub detection: DetectionArgs,
     /// Batch sizes, comma-separated (default 1,8,32).
     #[arg(long, value_name = "B1,B2", value_delimiter = ',')]
     pub batch_sizes: Vec<u32>,
@@ -390,15 +417,16 @@ pub struct MatrixArgs {
 pub struct MapArgs {
     #[command(flatten)]
     pub targets: TargetArgs,
+    #[command(flatten)]
+    pub detection: DetectionArgs,
     /// Families, comma-separated (default: all five).
     #[arg(long, value_name = "F1,F2", value_delimiter = ',')]
     pub families: Vec<Family>,
     /// Batch sizes, comma-separated (default 1,4,16,32,64).
     #[arg(long, value_name = "B1,B2", value_delimiter = ',')]
     pub batch_sizes: Vec<u32>,
-    /// A selection config (JSON).
-    #[arg(long, value_name = "FILE")]
-    pub config: Option<PathBuf>,
+    #[command(flatten)]
+    pub config: ConfigArg,
     /// Write the JSON here instead of printing it.
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
@@ -435,14 +463,18 @@ pub struct DistributedArgs {
     pub json: bool,
 }
 
-/// Arguments of `hwfit resource-config`.
+/// Arguments of `hwfit resource-pool`.
 #[derive(Debug, Args)]
-pub struct ResourceConfigArgs {
+pub struct ResourcePoolArgs {
     /// Models.
     #[arg(required = true, value_name = "MODEL")]
     pub models: Vec<String>,
     #[command(flatten)]
     pub targets: TargetArgs,
+    #[command(flatten)]
+    pub detection: DetectionArgs,
+    #[command(flatten)]
+    pub config: ConfigArg,
     /// Weight precision.
     #[arg(long, default_value_t = defaults::POOL_PRECISION)]
     pub precision: Precision,
@@ -459,17 +491,23 @@ pub struct RecommendArgs {
     pub task: String,
     #[command(flatten)]
     pub targets: TargetArgs,
+    #[command(flatten)]
+    pub detection: DetectionArgs,
+    #[command(flatten)]
+    pub config: ConfigArg,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
 }
 
-/// Arguments of `hwfit compatible`.
+/// Arguments of `hwfit compatible-models`.
 #[derive(Debug, Args)]
 pub struct CompatibleArgs {
     /// Models.
     #[arg(required = true, value_name = "MODEL")]
     pub models: Vec<String>,
+    #[command(flatten)]
+    pub config: ConfigArg,
     /// The hardware type.
     #[arg(long, required_unless_present = "device", conflicts_with = "device")]
     pub hardware: Option<HardwareType>,
@@ -491,6 +529,10 @@ pub struct TemplateArgs {
     pub runtime: StarterRuntime,
     #[command(flatten)]
     pub targets: TargetArgs,
+    #[command(flatten)]
+    pub detection: DetectionArgs,
+    #[command(flatten)]
+    pub config: ConfigArg,
     /// Items per step.
     #[arg(long, default_value_t = defaults::BATCH_SIZE, allow_negative_numbers = true)]
     pub batch_size: u32,
@@ -522,9 +564,9 @@ pub struct DevicesArgs {
     pub json: bool,
 }
 
-/// Arguments of `hwfit calibrate`.
+/// Arguments of `hwfit fit`.
 #[derive(Debug, Args)]
-pub struct CalibrateArgs {
+pub struct FitArgs {
     /// Write the fitted coefficients to this file (the core embeds crates/hwfit-core/data/perf_fit.json).
     #[arg(long, value_name = "PATH")]
     pub write: Option<PathBuf>,
@@ -578,6 +620,16 @@ pub struct ModelsArgs {
     /// Only models of this family.
     #[arg(long)]
     pub family: Option<Family>,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Arguments of `hwfit model`.
+#[derive(Debug, Args)]
+pub struct ModelArgs {
+    #[command(flatten)]
+    pub model: ModelArg,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,

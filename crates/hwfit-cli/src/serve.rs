@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use hwfit_server::ServerOptions;
+use hwfit_server::{HostHardware, ServerOptions};
 
 use crate::cli::ServeArgs;
 use crate::{model_input, output};
@@ -32,6 +32,11 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         max_body_bytes: args.max_body_bytes,
         request_timeout: Duration::from_secs(args.request_timeout),
     };
+    let host = match (&args.detection, args.no_detect) {
+        (_, true) => HostHardware::Off,
+        (Some(path), false) => HostHardware::Report(Box::new(hwfit_native::cache::read(path)?)),
+        (None, false) => HostHardware::Detect,
+    };
     let mut runtime = tokio::runtime::Builder::new_multi_thread();
     if let Some(n) = args.workers {
         anyhow::ensure!(n > 0, "--workers must be at least 1");
@@ -47,7 +52,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     runtime.block_on(hwfit_server::serve(
         &addr,
         hwfit,
-        !args.no_detect,
+        host,
         database,
         &options,
         |bound| output::text(&format!("hwfit serve: listening on http://{bound}")),

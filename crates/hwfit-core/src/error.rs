@@ -62,7 +62,7 @@ pub enum CoreError {
         needed_gb: f64,
     },
     /// The performance model has no coefficients to predict with.
-    #[error("the performance model has no fitted coefficients (run `hwfit calibrate --write`)")]
+    #[error("the performance model has no fitted coefficients (run `hwfit fit --write`)")]
     MissingCoefficients,
     /// A list argument that is empty.
     #[error("the list of {what} is empty")]
@@ -121,7 +121,7 @@ pub enum CoreError {
         /// The field (or fields) missing.
         field: &'static str,
     },
-    /// A measurement file (calibration data) that cannot be read.
+    /// A measurement file (fitting data) that cannot be read.
     #[error("measured data: {0}")]
     InvalidMeasurements(String),
     /// A request that cannot be answered as asked.

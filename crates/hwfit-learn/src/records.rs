@@ -1,7 +1,7 @@
 //! Database records as training measurements: the model from the record's architecture (or the
 //! catalog), the device from its profile (or the device catalog), the step from its fields.
 
-use hwfit_core::perf::calibration::{measured_steps, MeasuredData, MeasuredStep};
+use hwfit_core::perf::fitting::{measured_steps, MeasuredData, MeasuredStep};
 use hwfit_core::perf::{PerfRequest, Runtime};
 use hwfit_core::spec::ModelSpec;
 use hwfit_core::{Catalog, Device, DeviceCatalog, Precision, Workload};

@@ -2,13 +2,13 @@
 //! cross-validation against the analytic model on the same folds, and written as ONNX.
 //!
 //! Each fold holds out a group of devices: the analytic model is refitted without them (as
-//! `hwfit calibrate`'s cross-validation does), the MLP learns ln(measured / analytic) on the rest
+//! `hwfit fit`'s cross-validation does), the MLP learns ln(measured / analytic) on the rest
 //! against that refit, and both predict the held-out devices. The learned model's domain is the
 //! (hardware type, workload class) cells where it beat the analytic model on held-out devices.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use hwfit_core::perf::calibration::MeasuredStep;
+use hwfit_core::perf::fitting::MeasuredStep;
 use hwfit_core::perf::fit::{fit, summarize, Accuracy, Sample};
 use hwfit_core::perf::learned::{feature_names, FeatureRange, LearnedDomain};
 use hwfit_core::perf::{PerfModel, WorkloadClass};

@@ -5,7 +5,6 @@
 pub mod adapters;
 pub mod benchmark;
 pub mod cache;
-pub mod candidates;
 pub mod cpu;
 pub mod nvidia;
 pub mod report;
@@ -18,7 +17,7 @@ mod mps;
 use std::path::PathBuf;
 use std::time::Duration;
 
-pub use candidates::{candidates, DetectedCandidates};
+pub use hwfit_core::detect::{candidates, DetectedCandidates};
 pub use hwfit_bench::BenchConfig;
 pub use report::{DetectedDevice, DetectionReport, GpuAdapter, MpsReport, Profile};
 
@@ -101,6 +100,8 @@ pub enum Origin {
     Probed,
     /// The cache (its path).
     Cache(PathBuf),
+    /// A report the caller supplied (`--detection FILE`).
+    Given,
 }
 
 /// A report, where it came from, and anything worth telling (a cache that could not be written).

@@ -95,7 +95,7 @@ fn main() {
         .build()
         .expect("runtime");
     runtime.block_on(async move {
-        let state = AppState::new(Hwfit::builtin().expect("knowledge"), false, None);
+        let state = AppState::new(Hwfit::builtin().expect("knowledge"), hwfit_server::HostHardware::Off, None);
         let app = router(state, &ServerOptions::default()).expect("router");
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
         let addr = listener.local_addr().expect("addr");

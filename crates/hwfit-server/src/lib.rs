@@ -28,7 +28,7 @@ use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
 pub use error::ApiError;
-pub use state::AppState;
+pub use state::{AppState, HostHardware};
 
 /// How to serve.
 #[derive(Debug, Clone)]
@@ -81,8 +81,8 @@ struct Auth {
 pub fn router(state: AppState, options: &ServerOptions) -> Result<Router, ServeError> {
     let state = Arc::new(state);
     let mut api = Router::new();
-    for route in routes::ROUTES {
-        api = api.route(route.path, (route.handler)());
+    for route in routes::routes() {
+        api = api.route(route.path, route.handler);
     }
     let openapi = Arc::new(openapi::document());
     api = api.route(
@@ -173,7 +173,7 @@ async fn json_errors(response: Response) -> Response {
 pub async fn serve(
     addr: &str,
     hwfit: Hwfit,
-    detect: bool,
+    host: HostHardware,
     database: Option<Box<dyn hwfit_db::Store + Send>>,
     options: &ServerOptions,
     on_bound: impl FnOnce(SocketAddr),
@@ -188,7 +188,7 @@ pub async fn serve(
     if !bound.ip().is_loopback() && options.api_key.is_none() {
         tracing::warn!(%bound, "listening on a non-loopback address without --api-key: anyone who can reach it can use it");
     }
-    let state = AppState::new(hwfit, detect, database);
+    let state = AppState::new(hwfit, host, database);
     let app = router(state, options)?;
     on_bound(bound);
     axum::serve(listener, app)

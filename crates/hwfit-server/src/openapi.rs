@@ -5,7 +5,9 @@ use schemars::generate::SchemaSettings;
 use serde_json::{json, Map, Value};
 
 use crate::error::ErrorBody;
-use crate::routes::ROUTES;
+use hwfit_core::api::HttpMethod;
+
+use crate::routes::routes;
 
 /// Builds the document.
 #[must_use]
@@ -15,11 +17,11 @@ pub fn document() -> Value {
         .into_generator();
     let error = generator.subschema_for::<ErrorBody>();
     let mut paths = Map::new();
-    for route in ROUTES {
+    for route in routes() {
         let answer = (route.answer)(&mut generator);
         let mut op = json!({
             "summary": route.summary,
-            "operationId": operation_id(route.method, route.path),
+            "operationId": route.operation,
             "responses": {
                 "200": { "description": "The answer", "content": { "application/json": { "schema": answer } } },
                 "400": { "description": "Malformed JSON", "content": { "application/json": { "schema": error } } },
@@ -31,7 +33,7 @@ pub fn document() -> Value {
         });
         if let Some(request) = route.request {
             let schema = request(&mut generator);
-            if route.method == "POST" {
+            if route.method == HttpMethod::Post {
                 op["requestBody"] =
                     json!({ "required": false, "content": { "application/json": { "schema": schema } } });
             } else {
@@ -39,7 +41,7 @@ pub fn document() -> Value {
             }
         }
         let entry = paths.entry(route.path).or_insert_with(|| json!({}));
-        entry[route.method.to_ascii_lowercase()] = op;
+        entry[route.method.as_str().to_ascii_lowercase()] = op;
     }
     let schemas: Map<String, Value> = generator.take_definitions(true).into_iter().collect();
     json!({
@@ -56,18 +58,6 @@ pub fn document() -> Value {
         },
         "paths": paths
     })
-}
-
-fn operation_id(method: &str, path: &str) -> String {
-    let mut id = method.to_ascii_lowercase();
-    for part in path.split('/').filter(|p| !p.is_empty()) {
-        let mut chars = part.chars();
-        if let Some(first) = chars.next() {
-            id.push(first.to_ascii_uppercase());
-            id.extend(chars);
-        }
-    }
-    id
 }
 
 /// A GET route's query parameters: the properties of its request type.

@@ -1,5 +1,7 @@
 //! Every route: its method, path, request and answer types (the OpenAPI document is built from this
-//! table) and its handler. Handlers only parse, call one question of the core and answer.
+//! list) and its handler. The core's questions are routed by one generic handler each, from the core's
+//! one list of questions; the server's own routes (health, detection, the benchmark database, the
+//! question list) are written out below.
 
 use std::sync::Arc;
 
@@ -7,11 +9,7 @@ use axum::extract::State;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, MethodRouter};
 use axum::Json;
-use hwfit_core::api::{
-    AnalyzeRequest, BatchSelectRequest, ClassifyModelRequest, CompatibleRequest, DevicesRequest,
-    DistributedPlanRequest, MapRequest, MatrixRequest, ModelRequest, ModelsRequest, PredictRequest, RecommendRequest,
-    ResourcePoolRequest, ResourcesRequest, SelectRequest, Targeted, TemplateRequest,
-};
+use hwfit_core::api::{visit_questions, HttpMethod, Question, QuestionInfo, QuestionVisitor};
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 
 use crate::body::{JsonBody, QueryArgs};
@@ -24,9 +22,11 @@ type Answer = Result<Response, ApiError>;
 /// One documented route.
 pub struct Route {
     /// `GET` or `POST`.
-    pub method: &'static str,
+    pub method: HttpMethod,
     /// Path.
     pub path: &'static str,
+    /// The OpenAPI operation id (a question's JS name).
+    pub operation: String,
     /// One line.
     pub summary: &'static str,
     /// Request body (POST) or query (GET) schema.
@@ -34,11 +34,18 @@ pub struct Route {
     /// Answer schema.
     pub answer: fn(&mut SchemaGenerator) -> Schema,
     /// The handler.
-    pub handler: fn() -> MethodRouter<Shared>,
+    pub handler: MethodRouter<Shared>,
 }
 
-fn schema<T: JsonSchema>(g: &mut SchemaGenerator) -> Schema {
+fn schema<T: JsonSchema + ?Sized>(g: &mut SchemaGenerator) -> Schema {
     g.subschema_for::<T>()
+}
+
+fn answer_schema<Q: Question>(g: &mut SchemaGenerator) -> Schema
+where
+    for<'h> Q::Answer<'h>: JsonSchema,
+{
+    g.subschema_for::<Q::Answer<'static>>()
 }
 
 #[allow(clippy::unnecessary_wraps)]
@@ -46,177 +53,105 @@ fn json<T: serde::Serialize>(value: &T) -> Answer {
     Ok(Json(value).into_response())
 }
 
-/// The route table, in the order of the API guide.
-pub const ROUTES: &[Route] = &[
-    Route {
-        method: "GET",
-        path: "/health",
-        summary: "Health of the service and which components are available",
-        request: None,
-        answer: schema::<crate::state::Health>,
-        handler: || get(health),
-    },
-    Route {
-        method: "GET",
-        path: "/hardware/detect",
-        summary: "This server's hardware: IPFS Accelerate's map, torch_device and the detailed probes",
-        request: None,
-        answer: schema::<hwfit_core::detect::DetectionReport>,
-        handler: || get(detect),
-    },
-    Route {
-        method: "POST",
-        path: "/hardware/select",
-        summary: "Select the hardware to run a model on, ranked by predicted performance",
-        request: Some(schema::<SelectRequest>),
-        answer: schema::<hwfit_core::Selection>,
-        handler: || post(select),
-    },
-    Route {
-        method: "POST",
-        path: "/hardware/batch",
-        summary: "Select hardware for several models",
-        request: Some(schema::<BatchSelectRequest>),
-        answer: schema::<std::collections::BTreeMap<String, hwfit_core::api::BatchEntry>>,
-        handler: || post(batch),
-    },
-    Route {
-        method: "POST",
-        path: "/hardware/map",
-        summary: "The hardware selection map: families × size categories × batch sizes × modes",
-        request: Some(schema::<MapRequest>),
-        answer: schema::<hwfit_core::plan::map::SelectionMap>,
-        handler: || post(map),
-    },
-    Route {
-        method: "POST",
-        path: "/performance/predict",
-        summary: "Predict throughput, latency and memory on hardware types or devices",
-        request: Some(schema::<PredictRequest>),
-        answer: schema::<hwfit_core::api::PredictAnswer>,
-        handler: || post(predict),
-    },
-    Route {
-        method: "POST",
-        path: "/performance/matrix",
-        summary: "Predictions for models × hardware × batch sizes × precisions",
-        request: Some(schema::<MatrixRequest>),
-        answer: schema::<hwfit_core::plan::matrix::PredictionMatrix>,
-        handler: || post(matrix),
-    },
-    Route {
-        method: "POST",
-        path: "/training/distributed",
-        summary: "Plan distributed training: strategy, batches, memory, torchrun and DeepSpeed configs",
-        request: Some(schema::<DistributedPlanRequest>),
-        answer: schema::<hwfit_core::plan::distributed::DistributedConfig>,
-        handler: || post(distributed),
-    },
-    Route {
-        method: "POST",
-        path: "/analysis/model",
-        summary: "A model's predictions and recommendations across hardware, batch sizes and modes",
-        request: Some(schema::<AnalyzeRequest>),
-        answer: schema::<hwfit_core::api::ModelAnalysis>,
-        handler: || post(analyze),
-    },
-    Route {
-        method: "POST",
-        path: "/models/classify",
-        summary: "Classify a model into a family and subfamily",
-        request: Some(schema::<ClassifyModelRequest>),
-        answer: schema::<hwfit_core::Classification>,
-        handler: || post(classify),
-    },
-    Route {
-        method: "GET",
-        path: "/models",
-        summary: "The model catalog (optionally ?family=…)",
-        request: Some(schema::<ModelsRequest>),
-        answer: schema::<Vec<hwfit_core::catalog::CatalogSummary<'static>>>,
-        handler: || get(models),
-    },
-    Route {
-        method: "POST",
-        path: "/models/detail",
-        summary: "One model's architecture and derived figures",
-        request: Some(schema::<ModelRequest>),
-        answer: schema::<hwfit_core::api::ModelDetail>,
-        handler: || post(model),
-    },
-    Route {
-        method: "POST",
-        path: "/models/recommend",
-        summary: "Catalog models for a pipeline task under hardware constraints",
-        request: Some(schema::<RecommendRequest>),
-        answer: schema::<hwfit_core::plan::recommend::TaskRecommendations>,
-        handler: || post(recommend),
-    },
-    Route {
-        method: "POST",
-        path: "/models/compatible",
-        summary: "Which models run on a hardware type or device",
-        request: Some(schema::<CompatibleRequest>),
-        answer: schema::<hwfit_core::plan::recommend::CompatibleModels>,
-        handler: || post(compatible),
-    },
-    Route {
-        method: "POST",
-        path: "/resources",
-        summary: "Memory, CPU cores and disk a model needs on a hardware type",
-        request: Some(schema::<ResourcesRequest>),
-        answer: schema::<hwfit_core::api::ResourcesAnswer>,
-        handler: || post(resources),
-    },
-    Route {
-        method: "POST",
-        path: "/resources/pool",
-        summary: "A resource-pool configuration for several models",
-        request: Some(schema::<ResourcePoolRequest>),
-        answer: schema::<hwfit_core::plan::pool::ResourcePoolConfig>,
-        handler: || post(pool),
-    },
-    Route {
-        method: "GET",
-        path: "/compat",
-        summary: "Which hardware types run which families and precisions",
-        request: None,
-        answer: schema::<hwfit_core::CompatibilityMatrix>,
-        handler: || get(compat),
-    },
-    Route {
-        method: "GET",
-        path: "/benchmarks",
-        summary: "Measurements in the benchmark database (hwfit bench, hwfit db import), newest first; 503 without --database",
-        request: Some(schema::<crate::benchmarks::BenchmarksQuery>),
-        answer: schema::<Vec<hwfit_db::BenchmarkRecord>>,
-        handler: || get(benchmarks),
-    },
-    Route {
-        method: "GET",
-        path: "/benchmarks/stats",
-        summary: "What the benchmark database holds: counts by hardware type, runtime and import",
-        request: None,
-        answer: schema::<hwfit_db::Stats>,
-        handler: || get(benchmark_stats),
-    },
-    Route {
-        method: "GET",
-        path: "/devices",
-        summary: "The device catalog with sourced specs (optionally ?hardware=…)",
-        request: Some(schema::<DevicesRequest>),
-        answer: schema::<Vec<hwfit_core::Device>>,
-        handler: || get(devices),
-    },
-    Route {
-        method: "POST",
-        path: "/templates",
-        summary: "The starter-file decision for a model on its recommended hardware",
-        request: Some(schema::<TemplateRequest>),
-        answer: schema::<hwfit_core::api::TemplateDecision>,
-        handler: || post(template),
-    },
-];
+/// A question asked over HTTP: on this host's devices when it names no hardware (the core's rule).
+async fn ask<Q: Question>(s: &Shared, question: &Q) -> Answer {
+    let local = s.local_for(question.needs_local()).await?;
+    json(&s.hwfit.ask(question, &local)?)
+}
+
+async fn ask_body<Q: Question>(State(s): State<Shared>, JsonBody(q): JsonBody<Q>) -> Answer {
+    ask(&s, &q).await
+}
+
+async fn ask_query<Q: Question>(State(s): State<Shared>, QueryArgs(q): QueryArgs<Q>) -> Answer {
+    ask(&s, &q).await
+}
+
+/// The route of each question of the core's list.
+struct QuestionRoutes(Vec<Route>);
+
+impl QuestionVisitor for QuestionRoutes {
+    fn visit<Q: Question>(&mut self) {
+        let info = QuestionInfo::of::<Q>();
+        self.0.push(Route {
+            method: Q::METHOD,
+            path: Q::PATH,
+            operation: info.js,
+            summary: Q::SUMMARY,
+            request: Some(schema::<Q>),
+            answer: answer_schema::<Q>,
+            handler: match Q::METHOD {
+                HttpMethod::Get => get(ask_query::<Q>),
+                HttpMethod::Post => post(ask_body::<Q>),
+            },
+        });
+    }
+}
+
+/// Every route: the server's own, then the core's questions in the list's order.
+#[must_use]
+pub fn routes() -> Vec<Route> {
+    let own = |method, path: &'static str, operation: &str, summary, request, answer, handler| Route {
+        method,
+        path,
+        operation: operation.to_owned(),
+        summary,
+        request,
+        answer,
+        handler,
+    };
+    let mut all = vec![
+        own(
+            HttpMethod::Get,
+            "/health",
+            "health",
+            "Health of the service and which components are available",
+            None,
+            schema::<crate::state::Health>,
+            get(health),
+        ),
+        own(
+            HttpMethod::Get,
+            "/hardware/detect",
+            "detect",
+            "This server's hardware: IPFS Accelerate's map, torch_device and the detailed probes",
+            None,
+            schema::<hwfit_core::detect::DetectionReport>,
+            get(detect),
+        ),
+        own(
+            HttpMethod::Get,
+            "/questions",
+            "questions",
+            "The questions this server answers: name in each face, route, and whether they run on this host's devices",
+            None,
+            schema::<Vec<QuestionInfo>>,
+            get(questions),
+        ),
+        own(
+            HttpMethod::Get,
+            "/benchmarks",
+            "benchmarks",
+            "Measurements in the benchmark database (hwfit bench, hwfit db import), newest first; 503 without --database",
+            Some(schema::<crate::benchmarks::BenchmarksQuery>),
+            schema::<Vec<hwfit_db::BenchmarkRecord>>,
+            get(benchmarks),
+        ),
+        own(
+            HttpMethod::Get,
+            "/benchmarks/stats",
+            "benchmarkStats",
+            "What the benchmark database holds: counts by hardware type, runtime and import",
+            None,
+            schema::<hwfit_db::Stats>,
+            get(benchmark_stats),
+        ),
+    ];
+    let mut questions = QuestionRoutes(Vec::new());
+    visit_questions(&mut questions);
+    all.append(&mut questions.0);
+    all
+}
 
 async fn health(State(s): State<Shared>) -> Json<crate::state::Health> {
     Json(s.health())
@@ -227,68 +162,8 @@ async fn detect(State(s): State<Shared>) -> Answer {
     json(&detection.report)
 }
 
-async fn select(State(s): State<Shared>, JsonBody(r): JsonBody<SelectRequest>) -> Answer {
-    let local = s.local_for(r.needs_local()).await?;
-    json(&s.hwfit.select(&r, &local)?)
-}
-
-async fn batch(State(s): State<Shared>, JsonBody(r): JsonBody<BatchSelectRequest>) -> Answer {
-    let local = s.local_for(r.needs_local()).await?;
-    json(&s.hwfit.batch_select(&r, &local)?)
-}
-
-async fn map(State(s): State<Shared>, JsonBody(r): JsonBody<MapRequest>) -> Answer {
-    json(&s.hwfit.map(&r, &[])?)
-}
-
-async fn predict(State(s): State<Shared>, JsonBody(r): JsonBody<PredictRequest>) -> Answer {
-    let local = s.local_for(r.needs_local()).await?;
-    json(&s.hwfit.predict(&r, &local)?)
-}
-
-async fn matrix(State(s): State<Shared>, JsonBody(r): JsonBody<MatrixRequest>) -> Answer {
-    json(&s.hwfit.matrix(&r, &[])?)
-}
-
-async fn distributed(State(s): State<Shared>, JsonBody(r): JsonBody<DistributedPlanRequest>) -> Answer {
-    json(&s.hwfit.distributed(&r)?)
-}
-
-async fn analyze(State(s): State<Shared>, JsonBody(r): JsonBody<AnalyzeRequest>) -> Answer {
-    let local = s.local_for(r.needs_local()).await?;
-    json(&s.hwfit.analyze(&r, &local)?)
-}
-
-async fn classify(State(s): State<Shared>, JsonBody(r): JsonBody<ClassifyModelRequest>) -> Answer {
-    json(&s.hwfit.classify(&r)?)
-}
-
-async fn models(State(s): State<Shared>, QueryArgs(r): QueryArgs<ModelsRequest>) -> Answer {
-    json(&s.hwfit.models(&r))
-}
-
-async fn model(State(s): State<Shared>, JsonBody(r): JsonBody<ModelRequest>) -> Answer {
-    json(&s.hwfit.model(&r)?)
-}
-
-async fn recommend(State(s): State<Shared>, JsonBody(r): JsonBody<RecommendRequest>) -> Answer {
-    json(&s.hwfit.recommend(&r, &[])?)
-}
-
-async fn compatible(State(s): State<Shared>, JsonBody(r): JsonBody<CompatibleRequest>) -> Answer {
-    json(&s.hwfit.compatible(&r)?)
-}
-
-async fn resources(State(s): State<Shared>, JsonBody(r): JsonBody<ResourcesRequest>) -> Answer {
-    json(&s.hwfit.resources(&r)?)
-}
-
-async fn pool(State(s): State<Shared>, JsonBody(r): JsonBody<ResourcePoolRequest>) -> Answer {
-    json(&s.hwfit.resource_pool(&r, &[])?)
-}
-
-async fn compat(State(s): State<Shared>) -> Answer {
-    json(&s.hwfit.compat())
+async fn questions() -> Json<Vec<QuestionInfo>> {
+    Json(hwfit_core::api::questions())
 }
 
 async fn benchmarks(State(s): State<Shared>, QueryArgs(q): QueryArgs<crate::benchmarks::BenchmarksQuery>) -> Answer {
@@ -298,12 +173,4 @@ async fn benchmarks(State(s): State<Shared>, QueryArgs(q): QueryArgs<crate::benc
 
 async fn benchmark_stats(State(s): State<Shared>) -> Answer {
     json(&s.with_database(|db| db.stats()).await?)
-}
-
-async fn devices(State(s): State<Shared>, QueryArgs(r): QueryArgs<DevicesRequest>) -> Answer {
-    json(&s.hwfit.devices(&r))
-}
-
-async fn template(State(s): State<Shared>, JsonBody(r): JsonBody<TemplateRequest>) -> Answer {
-    json(&s.hwfit.template(&r)?)
 }

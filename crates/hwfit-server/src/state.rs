@@ -12,12 +12,23 @@ use tokio::sync::OnceCell;
 
 use crate::error::ApiError;
 
+/// Where the server learns its host's hardware (for `/hardware/detect` and questions naming none).
+#[derive(Debug, Clone)]
+pub enum HostHardware {
+    /// Detect it, once, on first use.
+    Detect,
+    /// Use this detection report (`hwfit detect --json`; `hwfit serve --detection FILE`).
+    Report(Box<hwfit_core::detect::DetectionReport>),
+    /// None: questions naming no hardware answer for every hardware type (`--no-detect`).
+    Off,
+}
+
 /// The shared state.
 pub struct AppState {
     /// The core's knowledge.
     pub hwfit: Hwfit,
-    /// Whether to detect this host's hardware (for `/hardware/detect` and questions naming none).
-    pub detect: bool,
+    /// Where this host's hardware comes from.
+    pub host: HostHardware,
     /// The benchmark database named at start (`/benchmarks`, `/benchmarks/stats`, `/health`).
     database: Option<Mutex<Box<dyn hwfit_db::Store + Send>>>,
     detection: OnceCell<Result<Arc<Detection>, String>>,
@@ -51,12 +62,12 @@ pub struct Components {
 }
 
 impl AppState {
-    /// The state; detection starts in the background when `detect` is set.
+    /// The state; detection runs on first use when `host` says to detect.
     #[must_use]
-    pub fn new(hwfit: Hwfit, detect: bool, database: Option<Box<dyn hwfit_db::Store + Send>>) -> Self {
+    pub fn new(hwfit: Hwfit, host: HostHardware, database: Option<Box<dyn hwfit_db::Store + Send>>) -> Self {
         Self {
             hwfit,
-            detect,
+            host,
             database: database.map(Mutex::new),
             detection: OnceCell::new(),
         }
@@ -96,7 +107,7 @@ impl AppState {
             available_components: Components {
                 hardware_selection: true,
                 hardware_prediction: true,
-                hardware_detection: self.detect,
+                hardware_detection: !matches!(self.host, HostHardware::Off),
                 database: self.database.is_some(),
             },
             database_connected: self.database.is_some(),
@@ -105,14 +116,25 @@ impl AppState {
 
     /// This host's detection (cached by hwfit-native; probed once per process).
     pub async fn detection(&self) -> Result<Arc<Detection>, ApiError> {
-        if !self.detect {
-            return Err(ApiError::new(
-                StatusCode::NOT_FOUND,
-                "hardware detection is off on this server (started with --no-detect)",
-            ));
-        }
+        let given = match &self.host {
+            HostHardware::Off => {
+                return Err(ApiError::new(
+                    StatusCode::NOT_FOUND,
+                    "hardware detection is off on this server (started with --no-detect)",
+                ))
+            }
+            HostHardware::Report(report) => Some(report.clone()),
+            HostHardware::Detect => None,
+        };
         self.detection
             .get_or_init(|| async {
+                if let Some(report) = given {
+                    return Ok(Arc::new(Detection {
+                        report: *report,
+                        origin: hwfit_native::Origin::Given,
+                        warnings: Vec::new(),
+                    }));
+                }
                 tokio::task::spawn_blocking(|| {
                     Arc::new(hwfit_native::detect(&DetectOptions {
                         benchmark: BenchmarkScope::Unknown,
@@ -128,9 +150,9 @@ impl AppState {
     }
 
     /// The candidates for a question that names no hardware: this host's devices (none when
-    /// detection is off, so the core falls back to every hardware type).
+    /// detection is off or finds none, so the core answers for every hardware type).
     pub async fn local_for(&self, needed: bool) -> Result<Vec<Candidate>, ApiError> {
-        if !needed || !self.detect {
+        if !needed || matches!(self.host, HostHardware::Off) {
             return Ok(Vec::new());
         }
         let detection = self.detection().await?;

@@ -22,7 +22,7 @@ async fn start_with(options: ServerOptions, database: Option<Box<dyn hwfit_db::S
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr: SocketAddr = listener.local_addr().unwrap();
     let app = hwfit_server::router(
-        hwfit_server::AppState::new(Hwfit::builtin().unwrap(), false, database),
+        hwfit_server::AppState::new(Hwfit::builtin().unwrap(), hwfit_server::HostHardware::Off, database),
         &options,
     )
     .unwrap();

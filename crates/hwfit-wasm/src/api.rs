@@ -1,17 +1,19 @@
-//! The core's questions for JS, one export each, with the core's request and answer types (camelCase
-//! field names in this build). `predict`, `select`, `batchSelect` and `analyze` run on the probed
-//! browser's devices when the request names no hardware or devices, as the CLI and the server run on
-//! the detected ones.
+//! The core's questions for JS, one export each (named as the core's list names them, in camelCase),
+//! with the core's request and answer types (camelCase field names in this build). Every export is
+//! one line: [`answer_here`] for the questions that may run on local devices (asynchronous: they
+//! may probe), [`answer_now`] for the others. With no hardware named they run on the probed
+//! browser's devices, as the CLI and the server run on the detected ones.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use hwfit_core::api::{
-    DevicesRequest, MapRequest, MatrixRequest, ModelsRequest, RecommendRequest, ResourcePoolRequest, Targeted,
+    AnalyzeRequest, BatchSelectRequest, ClassifyModelRequest, CompatibilityRequest, CompatibleRequest, DevicesRequest,
+    DistributedPlanRequest, MapRequest, MatrixRequest, ModelRequest, ModelsRequest, PredictRequest, Question,
+    QuestionInfo, RecommendRequest, ResourcePoolRequest, ResourcesRequest, SelectRequest, TemplateRequest,
 };
 use hwfit_core::browser::{browser_candidates, calibrated_candidates, BrowserCapabilities};
 use hwfit_core::{Candidate, CoreError, Hwfit, SelectionConfig};
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 
@@ -26,6 +28,9 @@ thread_local! {
     static LOCAL: RefCell<Option<(BrowserCapabilities, Rc<Vec<Candidate>>)>> = const { RefCell::new(None) };
     /// Whether the device database was loaded, or why it could not be.
     static DATABASE: RefCell<Option<Result<(), String>>> = const { RefCell::new(None) };
+    /// The detection report `configure({detection})` gave: questions naming no hardware run on its
+    /// devices instead of this browser's.
+    static DETECTION: RefCell<Option<Rc<hwfit_core::detect::DetectionReport>>> = const { RefCell::new(None) };
     /// The benchmark `{calibrate: true}` ran (once per page).
     static CALIBRATION: RefCell<Option<Rc<BenchmarkReport>>> = const { RefCell::new(None) };
 }
@@ -200,26 +205,36 @@ pub async fn load_device_database(
     Ok(u32::try_from(count).unwrap_or(u32::MAX))
 }
 
-/// Reads a request that may run on this browser's devices, asks the core, writes the answer.
-async fn answer_here<Req: DeserializeOwned + Targeted, Ans: Serialize>(
-    request: JsValue,
-    options: JsValue,
-    what: &str,
-    ask: impl FnOnce(&Hwfit, &Req, &[Candidate]) -> Result<Ans, CoreError>,
-) -> JsResult {
-    let request: Req = from_js(request, what)?;
-    let options: AnswerOptions = from_js(or_empty(options), what)?;
+/// Asks the core one question from JS: the request read from a JS object, the answer written as
+/// one (or the core's error thrown). A question that may run on local devices and names none runs
+/// on this browser's devices (probed once), or on the detection report `configure()` was given.
+async fn answer_here<Q: Question>(request: JsValue, options: JsValue) -> JsResult {
+    let what = QuestionInfo::of::<Q>().js;
+    let request: Q = from_js(or_empty(request), &what)?;
+    let options: AnswerOptions = from_js(or_empty(options), &what)?;
     let local = prepare(&request, &options).await?;
-    reply(ask(&*hwfit()?, &request, &local))
+    let h = hwfit()?;
+    reply(h.ask(&request, &local))
+}
+
+/// Asks the core a question that never runs on local devices: synchronously.
+fn answer_now<Q: Question>(request: JsValue) -> JsResult {
+    let request: Q = from_js(or_empty(request), &QuestionInfo::of::<Q>().js)?;
+    let h = hwfit()?;
+    reply(h.ask(&request, &[]))
 }
 
 /// Loads what an asynchronous question needs, once: the device database, the learned predictor (for
 /// requests that name hardware or devices; the browser's own devices are outside the default
-/// model's domain) and this browser's candidates (for requests that name none).
-async fn prepare(request: &impl Targeted, options: &AnswerOptions) -> Result<Rc<Vec<Candidate>>, JsValue> {
+/// model's domain) and the local candidates (for requests that name none).
+async fn prepare(request: &impl Question, options: &AnswerOptions) -> Result<Rc<Vec<Candidate>>, JsValue> {
     // Without the database the curated devices still answer; `loadDeviceDatabase()` says why.
     let _ = ensure_database().await;
     if request.needs_local() {
+        if let Some(report) = DETECTION.with_borrow(Clone::clone) {
+            let found = hwfit_core::detect::candidates(&report, hwfit()?.devices_catalog(), false);
+            return Ok(Rc::new(found.candidates));
+        }
         local_for(options).await
     } else {
         // Without the learn module the analytic model answers, and `source` says so.
@@ -228,77 +243,97 @@ async fn prepare(request: &impl Targeted, options: &AnswerOptions) -> Result<Rc<
     }
 }
 
-/// The knowledge and the request read from a JS object.
-fn read<Req: DeserializeOwned>(request: JsValue, what: &str) -> Result<(Rc<Hwfit>, Req), JsValue> {
-    let request = from_js(request, what)?;
-    Ok((hwfit()?, request))
-}
-
 /// The core's answer as a JS object, or its error as a JS error.
 fn reply<T: Serialize>(answer: Result<T, CoreError>) -> JsResult {
     to_js(&answer.map_err(|e| core_error(&e))?)
 }
 
-/// Options of [`configure`].
+/// Options of [`configure`]; a field left out keeps its setting.
 #[derive(Deserialize, Default)]
 #[cfg_attr(feature = "typegen", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields, rename_all = "camelCase")]
 pub(crate) struct ConfigureOptions {
     /// IPFS Accelerate's selection config (snake_case keys inside, as in its JSON files); `null`
     /// restores the default.
-    selection_config: Option<serde_json::Value>,
+    #[serde(deserialize_with = "given")]
+    selection_config: Option<Option<serde_json::Value>>,
+    /// A detection report (`hwfit detect --json`, snake_case keys as printed): questions that name
+    /// no hardware run on its devices instead of this browser's (the CLI's and the server's
+    /// `--detection`); `null` returns to this browser's devices.
+    #[serde(deserialize_with = "given")]
+    #[cfg_attr(feature = "typegen", schemars(with = "Option<serde_json::Value>"))]
+    detection: Option<Option<serde_json::Value>>,
 }
 
-/// Sets the selection config every later question uses (the CLI's and the server's `--config`).
+/// A field that was given, `null` included (`Some(None)`); a missing one stays `None`.
+fn given<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
+    Option::deserialize(d).map(Some)
+}
+
+/// Sets the selection config and the local devices every later question uses (the CLI's and the
+/// server's `--config` and `--detection`).
 #[wasm_bindgen]
 pub fn configure(#[wasm_bindgen(unchecked_param_type = "ConfigureOptions")] options: JsValue) -> Result<(), JsValue> {
     let options: ConfigureOptions = from_js(options, "configure")?;
-    let config = match &options.selection_config {
-        Some(value) => SelectionConfig::from_json(&value.to_string()).map_err(|e| core_error(&e))?,
-        None => SelectionConfig::default(),
-    };
-    update(|h| h.with_selection_config(config))
+    if let Some(value) = options.detection {
+        let report = value
+            .map(serde_json::from_value::<hwfit_core::detect::DetectionReport>)
+            .transpose()
+            .map_err(|e| js_sys::TypeError::new(&format!("configure: detection is not a hwfit detection report: {e}")))?;
+        DETECTION.with_borrow_mut(|slot| *slot = report.map(Rc::new));
+    }
+    if let Some(value) = options.selection_config {
+        let config = match value {
+            Some(value) => SelectionConfig::from_json(&value.to_string()).map_err(|e| core_error(&e))?,
+            None => SelectionConfig::default(),
+        };
+        update(|h| h.with_selection_config(config))?;
+    }
+    Ok(())
 }
 
 /// Classifies a model into a family and subfamily, with the analyses behind it.
 #[wasm_bindgen(unchecked_return_type = "Classification")]
 pub fn classify(#[wasm_bindgen(unchecked_param_type = "ClassifyModelRequest")] request: JsValue) -> JsResult {
-    let (h, r) = read(request, "classify")?;
-    reply(h.classify(&r))
+    answer_now::<ClassifyModelRequest>(request)
 }
 
 /// The model catalog, optionally one family's part.
 #[wasm_bindgen(unchecked_return_type = "CatalogSummary[]")]
 pub fn models(#[wasm_bindgen(unchecked_param_type = "ModelsRequest | undefined")] request: JsValue) -> JsResult {
-    let (h, r) = read::<ModelsRequest>(or_empty(request), "models")?;
-    to_js(&h.models(&r))
+    answer_now::<ModelsRequest>(request)
 }
 
 /// One model's architecture and derived figures.
 #[wasm_bindgen(unchecked_return_type = "ModelDetail")]
 pub fn model(#[wasm_bindgen(unchecked_param_type = "ModelRequest")] request: JsValue) -> JsResult {
-    let (h, r) = read(request, "model")?;
-    reply(h.model(&r))
+    answer_now::<ModelRequest>(request)
 }
 
 /// Memory, CPU cores and disk a model needs on a hardware type.
 #[wasm_bindgen(unchecked_return_type = "ResourcesAnswer")]
 pub fn resources(#[wasm_bindgen(unchecked_param_type = "ResourcesRequest")] request: JsValue) -> JsResult {
-    let (h, r) = read(request, "resources")?;
-    reply(h.resources(&r))
+    answer_now::<ResourcesRequest>(request)
 }
 
 /// Which hardware types run which families and precisions.
 #[wasm_bindgen(unchecked_return_type = "CompatibilityMatrix")]
+pub fn compatibility(
+    #[wasm_bindgen(unchecked_param_type = "CompatibilityRequest | undefined")] request: JsValue,
+) -> JsResult {
+    answer_now::<CompatibilityRequest>(request)
+}
+
+/// Alias of `compatibility()` (its former name).
+#[wasm_bindgen(unchecked_return_type = "CompatibilityMatrix")]
 pub fn compat() -> JsResult {
-    to_js(&hwfit()?.compat())
+    answer_now::<CompatibilityRequest>(JsValue::UNDEFINED)
 }
 
 /// The device catalog, optionally one hardware type's part.
 #[wasm_bindgen(unchecked_return_type = "Device[]")]
 pub fn devices(#[wasm_bindgen(unchecked_param_type = "DevicesRequest | undefined")] request: JsValue) -> JsResult {
-    let (h, r) = read::<DevicesRequest>(or_empty(request), "devices")?;
-    to_js(&h.devices(&r))
+    answer_now::<DevicesRequest>(request)
 }
 
 /// Predicts throughput, latency and memory on the targets named, or on this browser's devices.
@@ -307,7 +342,7 @@ pub async fn predict(
     #[wasm_bindgen(unchecked_param_type = "PredictRequest")] request: JsValue,
     #[wasm_bindgen(unchecked_param_type = "AnswerOptions | undefined")] options: JsValue,
 ) -> JsResult {
-    answer_here(request, options, "predict", Hwfit::predict).await
+    answer_here::<PredictRequest>(request, options).await
 }
 
 /// Selects the hardware to run a model on, ranked by predicted performance.
@@ -316,7 +351,7 @@ pub async fn select(
     #[wasm_bindgen(unchecked_param_type = "SelectRequest")] request: JsValue,
     #[wasm_bindgen(unchecked_param_type = "AnswerOptions | undefined")] options: JsValue,
 ) -> JsResult {
-    answer_here(request, options, "select", Hwfit::select).await
+    answer_here::<SelectRequest>(request, options).await
 }
 
 /// Selects hardware for several models.
@@ -325,7 +360,7 @@ pub async fn batch_select(
     #[wasm_bindgen(unchecked_param_type = "BatchSelectRequest")] request: JsValue,
     #[wasm_bindgen(unchecked_param_type = "AnswerOptions | undefined")] options: JsValue,
 ) -> JsResult {
-    answer_here(request, options, "batchSelect", Hwfit::batch_select).await
+    answer_here::<BatchSelectRequest>(request, options).await
 }
 
 /// A model across hardware and batch sizes, for inference and training.
@@ -334,7 +369,7 @@ pub async fn analyze(
     #[wasm_bindgen(unchecked_param_type = "AnalyzeRequest")] request: JsValue,
     #[wasm_bindgen(unchecked_param_type = "AnswerOptions | undefined")] options: JsValue,
 ) -> JsResult {
-    answer_here(request, options, "analyze", Hwfit::analyze).await
+    answer_here::<AnalyzeRequest>(request, options).await
 }
 
 /// Predictions for models × hardware × batch sizes × precisions, on the targets named or on this
@@ -344,13 +379,7 @@ pub async fn matrix(
     #[wasm_bindgen(unchecked_param_type = "MatrixRequest | undefined")] request: JsValue,
     #[wasm_bindgen(unchecked_param_type = "AnswerOptions | undefined")] options: JsValue,
 ) -> JsResult {
-    answer_here(
-        or_empty(request),
-        options,
-        "matrix",
-        |h: &Hwfit, r: &MatrixRequest, local| h.matrix(r, local),
-    )
-    .await
+    answer_here::<MatrixRequest>(request, options).await
 }
 
 /// `charts()`'s answer: the matrix and its five charts.
@@ -375,7 +404,7 @@ pub async fn charts(
     let request: MatrixRequest = from_js(or_empty(request), "charts")?;
     let options: AnswerOptions = from_js(or_empty(options), "charts")?;
     let local = prepare(&request, &options).await?;
-    let matrix = hwfit()?.matrix(&request, &local).map_err(|e| core_error(&e))?;
+    let matrix = hwfit()?.ask(&request, &local).map_err(|e| core_error(&e))?;
     let charts = draw(&matrix).await?;
     to_js(&ChartsAnswer { matrix, charts })
 }
@@ -394,46 +423,61 @@ async fn draw(matrix: &hwfit_core::plan::matrix::PredictionMatrix) -> Result<Vec
     Ok(hwfit_wasm_charts::draw(matrix))
 }
 
-/// The selection map: families × size categories × batch sizes × modes.
+/// The selection map: families × size categories × batch sizes × modes, on the targets named or
+/// on this browser's devices.
 #[wasm_bindgen(unchecked_return_type = "SelectionMap")]
-pub fn map(#[wasm_bindgen(unchecked_param_type = "MapRequest | undefined")] request: JsValue) -> JsResult {
-    let (h, r) = read::<MapRequest>(or_empty(request), "map")?;
-    reply(h.map(&r, &[]))
+pub async fn map(
+    #[wasm_bindgen(unchecked_param_type = "MapRequest | undefined")] request: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "AnswerOptions | undefined")] options: JsValue,
+) -> JsResult {
+    answer_here::<MapRequest>(request, options).await
 }
 
 /// Plans distributed training.
 #[wasm_bindgen(unchecked_return_type = "DistributedConfig")]
 pub fn distributed(#[wasm_bindgen(unchecked_param_type = "DistributedPlanRequest")] request: JsValue) -> JsResult {
-    let (h, r) = read(request, "distributed")?;
-    reply(h.distributed(&r))
+    answer_now::<DistributedPlanRequest>(request)
 }
 
-/// A resource-pool configuration for several models.
+/// A resource-pool configuration for several models, on the targets named or on this browser's
+/// devices.
 #[wasm_bindgen(js_name = resourcePool, unchecked_return_type = "ResourcePoolConfig")]
-pub fn resource_pool(#[wasm_bindgen(unchecked_param_type = "ResourcePoolRequest")] request: JsValue) -> JsResult {
-    let (h, r) = read::<ResourcePoolRequest>(request, "resourcePool")?;
-    reply(h.resource_pool(&r, &[]))
+pub async fn resource_pool(
+    #[wasm_bindgen(unchecked_param_type = "ResourcePoolRequest")] request: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "AnswerOptions | undefined")] options: JsValue,
+) -> JsResult {
+    answer_here::<ResourcePoolRequest>(request, options).await
 }
 
-/// Catalog models for a task that run on the hardware allowed.
+/// Catalog models for a task that run on the hardware allowed, or on this browser's devices.
 #[wasm_bindgen(unchecked_return_type = "TaskRecommendations")]
-pub fn recommend(#[wasm_bindgen(unchecked_param_type = "RecommendRequest")] request: JsValue) -> JsResult {
-    let (h, r) = read::<RecommendRequest>(request, "recommend")?;
-    reply(h.recommend(&r, &[]))
+pub async fn recommend(
+    #[wasm_bindgen(unchecked_param_type = "RecommendRequest")] request: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "AnswerOptions | undefined")] options: JsValue,
+) -> JsResult {
+    answer_here::<RecommendRequest>(request, options).await
 }
 
-/// Catalog models that run on a hardware type within a memory budget.
+/// Which of the given models run on one hardware type or device.
+#[wasm_bindgen(js_name = compatibleModels, unchecked_return_type = "CompatibleModels")]
+pub fn compatible_models(#[wasm_bindgen(unchecked_param_type = "CompatibleRequest")] request: JsValue) -> JsResult {
+    answer_now::<CompatibleRequest>(request)
+}
+
+/// Alias of `compatibleModels()` (its former name).
 #[wasm_bindgen(unchecked_return_type = "CompatibleModels")]
 pub fn compatible(#[wasm_bindgen(unchecked_param_type = "CompatibleRequest")] request: JsValue) -> JsResult {
-    let (h, r) = read(request, "compatible")?;
-    reply(h.compatible(&r))
+    answer_now::<CompatibleRequest>(request)
 }
 
-/// The deployment template decision: template, device, precision and their reasons.
+/// The starter-file decision: template, device, precision and their reasons, on the targets named
+/// or on this browser's devices.
 #[wasm_bindgen(unchecked_return_type = "TemplateDecision")]
-pub fn template(#[wasm_bindgen(unchecked_param_type = "TemplateRequest")] request: JsValue) -> JsResult {
-    let (h, r) = read(request, "template")?;
-    reply(h.template(&r))
+pub async fn template(
+    #[wasm_bindgen(unchecked_param_type = "TemplateRequest")] request: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "AnswerOptions | undefined")] options: JsValue,
+) -> JsResult {
+    answer_here::<TemplateRequest>(request, options).await
 }
 
 /// `undefined`/`null` as an empty request object (every field defaulted).

@@ -13,7 +13,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use hwfit_core::api;
+use hwfit_core::api::{self, visit_questions, Question, QuestionVisitor};
 use schemars::generate::{Contract, SchemaSettings};
 use schemars::{JsonSchema, SchemaGenerator};
 use serde_json::Value;
@@ -40,40 +40,46 @@ fn add<T: JsonSchema>(g: &mut SchemaGenerator, roots: &mut Vec<String>, name: &s
     roots.push(name.to_owned());
 }
 
+/// Each question of the core's list: its request as read, its answer as written.
+struct Questions<'a> {
+    requests: &'a mut SchemaGenerator,
+    answers: &'a mut SchemaGenerator,
+    roots: &'a mut Vec<String>,
+}
+
+impl QuestionVisitor for Questions<'_> {
+    fn visit<Q: Question>(&mut self) {
+        let name = <Q as JsonSchema>::schema_name();
+        add::<Q>(self.requests, self.roots, &name);
+        // Answers may be lists or maps of named types (`CatalogSummary[]`), so no name is required.
+        self.answers.subschema_for::<Q::Answer<'static>>();
+    }
+}
+
 /// Every definition the exports need: requests as read, answers as written.
 fn definitions() -> BTreeMap<String, Value> {
     let mut requests = generator(Contract::Deserialize);
     let mut answers = generator(Contract::Serialize);
     let mut roots = Vec::new();
+    visit_questions(&mut Questions {
+        requests: &mut requests,
+        answers: &mut answers,
+        roots: &mut roots,
+    });
     macro_rules! read {
         ($($t:ty => $n:literal),* $(,)?) => { $(add::<$t>(&mut requests, &mut roots, $n);)* };
     }
     macro_rules! written {
         ($($t:ty => $n:literal),* $(,)?) => { $(add::<$t>(&mut answers, &mut roots, $n);)* };
     }
+    // The package's own options and answers besides the questions.
     read! {
-        api::ClassifyModelRequest => "ClassifyModelRequest", api::ModelsRequest => "ModelsRequest",
-        api::ModelRequest => "ModelRequest", api::ResourcesRequest => "ResourcesRequest",
-        api::DevicesRequest => "DevicesRequest", api::PredictRequest => "PredictRequest",
-        api::SelectRequest => "SelectRequest", api::BatchSelectRequest => "BatchSelectRequest",
-        api::AnalyzeRequest => "AnalyzeRequest", api::MatrixRequest => "MatrixRequest", api::MapRequest => "MapRequest",
-        api::DistributedPlanRequest => "DistributedPlanRequest", api::ResourcePoolRequest => "ResourcePoolRequest",
-        api::RecommendRequest => "RecommendRequest", api::CompatibleRequest => "CompatibleRequest",
-        api::TemplateRequest => "TemplateRequest", crate::api::ConfigureOptions => "ConfigureOptions",
-        hwfit_js::BenchmarkOptions => "BenchmarkOptions", crate::api::AnswerOptions => "AnswerOptions",
+        crate::api::ConfigureOptions => "ConfigureOptions", hwfit_js::BenchmarkOptions => "BenchmarkOptions",
+        crate::api::AnswerOptions => "AnswerOptions",
     }
     written! {
-        hwfit_core::Classification => "Classification", hwfit_core::catalog::CatalogSummary<'_> => "CatalogSummary",
-        api::ModelDetail => "ModelDetail", api::ResourcesAnswer => "ResourcesAnswer",
-        hwfit_core::CompatibilityMatrix => "CompatibilityMatrix", hwfit_core::Device => "Device",
-        api::PredictAnswer => "PredictAnswer", hwfit_core::Selection => "Selection", api::BatchEntry => "BatchEntry",
-        api::ModelAnalysis => "ModelAnalysis", hwfit_core::plan::matrix::PredictionMatrix => "PredictionMatrix",
-        hwfit_core::plan::map::SelectionMap => "SelectionMap",
-        hwfit_core::plan::distributed::DistributedConfig => "DistributedConfig",
-        hwfit_core::plan::pool::ResourcePoolConfig => "ResourcePoolConfig",
-        hwfit_core::plan::recommend::TaskRecommendations => "TaskRecommendations",
-        hwfit_core::plan::recommend::CompatibleModels => "CompatibleModels", api::TemplateDecision => "TemplateDecision",
-        crate::api::ChartsAnswer => "ChartsAnswer", hwfit_js::ChartSvg => "ChartSvg",
+        api::BatchEntry => "BatchEntry", hwfit_core::catalog::CatalogSummary<'_> => "CatalogSummary",
+        hwfit_core::Device => "Device", crate::api::ChartsAnswer => "ChartsAnswer", hwfit_js::ChartSvg => "ChartSvg",
         crate::probe::CapabilityReport => "CapabilityReport", hwfit_js::BenchmarkReport => "BenchmarkReport",
         crate::learn::PredictorInfo => "PredictorInfo",
     }

@@ -310,6 +310,9 @@ export interface CompatibilityMatrix {
     };
 }
 
+/** Which hardware types run which families and precisions (`GET /compat`); it takes no fields. */
+export type CompatibilityRequest = Record<string, unknown>;
+
 /** Which models run on a candidate. */
 export interface CompatibleModels {
     /** Models that run (fp16 inference, batch 1). */
@@ -346,8 +349,14 @@ export type Component = TransformerStack | ConvNet | {
 /** The precision whose peak a computation at some weight precision runs at. */
 export type ComputeRate = "fp32" | "fp16" | "fp16_acc16" | "bf16" | "fp8" | "int8";
 
-/** Options of [`configure`]. */
+/** Options of [`configure`]; a field left out keeps its setting. */
 export interface ConfigureOptions {
+    /**
+     * A detection report (`hwfit detect --json`, snake_case keys as printed): questions that name
+     * no hardware run on its devices instead of this browser's (the CLI's and the server's
+     * `--detection`); `null` returns to this browser's devices.
+     */
+    detection?: unknown;
     /**
      * IPFS Accelerate's selection config (snake_case keys inside, as in its JSON files); `null`
      * restores the default.

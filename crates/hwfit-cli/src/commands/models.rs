@@ -1,9 +1,9 @@
-//! `hwfit models`.
+//! `hwfit models` and `hwfit model`.
 
 use anyhow::Result;
 use hwfit_core::api::{ModelDetail, ModelRequest, ModelsRequest};
 
-use crate::cli::{ModelArg, ModelsArgs};
+use crate::cli::{ModelArg, ModelArgs, ModelsArgs};
 use crate::{model_input, output};
 
 fn print_detail(d: &ModelDetail) -> Result<()> {
@@ -28,26 +28,37 @@ fn print_detail(d: &ModelDetail) -> Result<()> {
     output::json(&d.components)
 }
 
-/// Lists the catalog or shows one model.
-pub fn run(args: &ModelsArgs) -> Result<()> {
-    let hwfit = model_input::hwfit(None)?;
-    if args.model.is_some() || args.model_config.is_some() {
-        let (model_name, model_config) = model_input::model(&ModelArg {
-            model: args.model.clone(),
-            model_flag: None,
-            model_config: args.model_config.clone(),
-        })?;
-        let detail = hwfit.model(&ModelRequest {
+/// Shows one model.
+pub fn model(args: &ModelArgs) -> Result<()> {
+    let (model_name, model_config) = model_input::model(&args.model)?;
+    let detail = model_input::hwfit(None)?.ask(
+        &ModelRequest {
             model_name,
             model_config,
-        })?;
-        return if args.json {
-            output::json(&detail)
-        } else {
-            print_detail(&detail)
-        };
+        },
+        &[],
+    )?;
+    if args.json {
+        output::json(&detail)
+    } else {
+        print_detail(&detail)
     }
-    let rows = hwfit.models(&ModelsRequest { family: args.family });
+}
+
+/// Lists the catalog, or with a model shows it (an alias of `hwfit model`).
+pub fn run(args: &ModelsArgs) -> Result<()> {
+    if args.model.is_some() || args.model_config.is_some() {
+        return model(&ModelArgs {
+            model: ModelArg {
+                model: args.model.clone(),
+                model_flag: None,
+                model_config: args.model_config.clone(),
+            },
+            json: args.json,
+        });
+    }
+    let hwfit = model_input::hwfit(None)?;
+    let rows = hwfit.ask(&ModelsRequest { family: args.family }, &[])?;
     if args.json {
         return output::json(&rows);
     }

@@ -1,4 +1,4 @@
-//! `hwfit matrix`, `map`, `distributed`, `resource-config`, `recommend` and `compatible`.
+//! `hwfit matrix`, `map`, `distributed`, `resource-pool`, `recommend` and `compatible-models`.
 
 use std::path::Path;
 
@@ -9,8 +9,8 @@ use hwfit_core::api::{
 use hwfit_core::plan::matrix::Cell;
 use serde::Serialize;
 
-use crate::cli::{CompatibleArgs, DistributedArgs, MapArgs, MatrixArgs, RecommendArgs, ResourceConfigArgs};
-use crate::{model_input, output};
+use crate::cli::{CompatibleArgs, DistributedArgs, MapArgs, MatrixArgs, RecommendArgs, ResourcePoolArgs};
+use crate::{detection, model_input, output};
 
 /// Writes JSON to `path`, or prints it.
 fn emit<T: Serialize>(value: &T, path: Option<&Path>) -> Result<()> {
@@ -28,19 +28,17 @@ fn emit<T: Serialize>(value: &T, path: Option<&Path>) -> Result<()> {
 /// `hwfit matrix`.
 pub fn matrix(args: &MatrixArgs) -> Result<()> {
     let (hardware, devices, device_spec) = model_input::targets(&args.targets)?;
-    let m = model_input::hwfit(None)?.matrix(
-        &MatrixRequest {
-            models: args.models.clone(),
-            hardware,
-            devices,
-            device_spec,
-            batch_sizes: args.batch_sizes.clone(),
-            precisions: args.precisions.clone(),
-            mode: args.mode,
-            sequence_length: args.seq_length,
-        },
-        &[],
-    )?;
+    let request = MatrixRequest {
+        models: args.models.clone(),
+        hardware,
+        devices,
+        device_spec,
+        batch_sizes: args.batch_sizes.clone(),
+        precisions: args.precisions.clone(),
+        mode: args.mode,
+        sequence_length: args.seq_length,
+    };
+    let m = detection::ask(&model_input::hwfit(None)?, &request, &args.detection)?;
     if let Some(dir) = &args.visualize {
         write_charts(&m, dir)?;
     }
@@ -111,23 +109,21 @@ fn write_charts(m: &hwfit_core::plan::matrix::PredictionMatrix, dir: &Path) -> R
 /// `hwfit map`.
 pub fn map(args: &MapArgs) -> Result<()> {
     let (hardware, devices, device_spec) = model_input::targets(&args.targets)?;
-    let map = model_input::hwfit(args.config.as_deref())?.map(
-        &MapRequest {
-            model_families: args.families.clone(),
-            batch_sizes: args.batch_sizes.clone(),
-            hardware,
-            devices,
-            device_spec,
-        },
-        &[],
-    )?;
+    let request = MapRequest {
+        model_families: args.families.clone(),
+        batch_sizes: args.batch_sizes.clone(),
+        hardware,
+        devices,
+        device_spec,
+    };
+    let map = detection::ask(&model_input::hwfit(args.config.config.as_deref())?, &request, &args.detection)?;
     emit(&map, args.output.as_deref())
 }
 
 /// `hwfit distributed`.
 pub fn distributed(args: &DistributedArgs) -> Result<()> {
     let (model_name, model_config) = model_input::model(&args.model)?;
-    let plan = model_input::hwfit(None)?.distributed(&DistributedPlanRequest {
+    let request = DistributedPlanRequest {
         model_name,
         model_config,
         model_family: None,
@@ -136,7 +132,8 @@ pub fn distributed(args: &DistributedArgs) -> Result<()> {
         max_memory_gb: args.max_memory_gb,
         device: args.device.clone(),
         sequence_length: args.seq_length,
-    })?;
+    };
+    let plan = model_input::hwfit(None)?.ask(&request, &[])?;
     if let Some(path) = &args.deepspeed_config {
         std::fs::write(path, serde_json::to_string_pretty(&plan.deepspeed_config)? + "\n")
             .with_context(|| format!("cannot write {}", path.display()))?;
@@ -173,20 +170,19 @@ pub fn distributed(args: &DistributedArgs) -> Result<()> {
     Ok(())
 }
 
-/// `hwfit resource-config`.
-pub fn resource_config(args: &ResourceConfigArgs) -> Result<()> {
+/// `hwfit resource-pool`.
+pub fn resource_pool(args: &ResourcePoolArgs) -> Result<()> {
     let (hardware, devices, device_spec) = model_input::targets(&args.targets)?;
-    let config = model_input::hwfit(None)?.resource_pool(
-        &ResourcePoolRequest {
-            models: args.models.clone(),
-            hardware,
-            devices,
-            device_spec,
-            precision: args.precision,
-            ..ResourcePoolRequest::default()
-        },
-        &[],
-    )?;
+    let request = ResourcePoolRequest {
+        models: args.models.clone(),
+        hardware,
+        devices,
+        device_spec,
+        precision: args.precision,
+        ..ResourcePoolRequest::default()
+    };
+    let hwfit = model_input::hwfit(args.config.config.as_deref())?;
+    let config = detection::ask(&hwfit, &request, &args.detection)?;
     if args.json {
         return output::json(&config);
     }
@@ -215,15 +211,14 @@ pub fn resource_config(args: &ResourceConfigArgs) -> Result<()> {
 /// `hwfit recommend`.
 pub fn recommend(args: &RecommendArgs) -> Result<()> {
     let (hardware, devices, device_spec) = model_input::targets(&args.targets)?;
-    let r = model_input::hwfit(None)?.recommend(
-        &RecommendRequest {
-            task: args.task.clone(),
-            hardware,
-            devices,
-            device_spec,
-        },
-        &[],
-    )?;
+    let request = RecommendRequest {
+        task: args.task.clone(),
+        hardware,
+        devices,
+        device_spec,
+    };
+    let hwfit = model_input::hwfit(args.config.config.as_deref())?;
+    let r = detection::ask(&hwfit, &request, &args.detection)?;
     if args.json {
         return output::json(&r);
     }
@@ -252,13 +247,14 @@ pub fn recommend(args: &RecommendArgs) -> Result<()> {
     Ok(())
 }
 
-/// `hwfit compatible`.
-pub fn compatible(args: &CompatibleArgs) -> Result<()> {
-    let r = model_input::hwfit(None)?.compatible(&CompatibleRequest {
+/// `hwfit compatible-models`.
+pub fn compatible_models(args: &CompatibleArgs) -> Result<()> {
+    let request = CompatibleRequest {
         models: args.models.clone(),
         hardware: args.hardware,
         device: args.device.clone(),
-    })?;
+    };
+    let r = model_input::hwfit(args.config.config.as_deref())?.ask(&request, &[])?;
     if args.json {
         return output::json(&r);
     }

@@ -25,8 +25,7 @@ pub fn run(args: &PredictArgs) -> Result<()> {
         sequence_length: args.step.seq_length,
         runtime: args.runtime,
     };
-    let local = detection::local(&request, &args.detection, hwfit.devices_catalog())?;
-    let answer = hwfit.predict(&request, &local)?;
+    let answer = detection::ask(&hwfit, &request, &args.detection)?;
     if args.json {
         return output::json(&answer);
     }
@@ -65,7 +64,7 @@ pub fn run(args: &PredictArgs) -> Result<()> {
 
 /// Analyzes a model across hardware, batch sizes and modes.
 pub fn analyze(args: &AnalyzeArgs) -> Result<()> {
-    let hwfit = model_input::hwfit(None)?;
+    let hwfit = model_input::hwfit(args.config.config.as_deref())?;
     let (model_name, model_config) = model_input::model(&args.model)?;
     let (hardware, devices, device_spec) = model_input::targets(&args.targets)?;
     let request = AnalyzeRequest {
@@ -79,8 +78,7 @@ pub fn analyze(args: &AnalyzeArgs) -> Result<()> {
         precision: args.precision,
         sequence_length: args.seq_length,
     };
-    let local = detection::local(&request, &args.detection, hwfit.devices_catalog())?;
-    let a = hwfit.analyze(&request, &local)?;
+    let a = detection::ask(&hwfit, &request, &args.detection)?;
     if args.json {
         return output::json(&a);
     }

@@ -1,4 +1,4 @@
-//! `hwfit select` and `hwfit batch`.
+//! `hwfit select` and `hwfit batch-select`.
 
 use anyhow::Result;
 use hwfit_core::api::{BatchModel, BatchSelectRequest, SelectRequest};
@@ -73,7 +73,7 @@ fn print_text(s: &Selection) {
 
 /// Selects and prints.
 pub fn run(args: &SelectArgs) -> Result<()> {
-    let hwfit = model_input::hwfit(args.config.as_deref())?;
+    let hwfit = model_input::hwfit(args.config.config.as_deref())?;
     let (model_name, model_config) = model_input::model(&args.model)?;
     let (hardware, devices, device_spec) = model_input::targets(&args.targets)?;
     let request = SelectRequest {
@@ -91,8 +91,7 @@ pub fn run(args: &SelectArgs) -> Result<()> {
         distributed: args.distributed.is_some(),
         gpu_count: args.distributed.unwrap_or(1),
     };
-    let local = detection::local(&request, &args.detection, hwfit.devices_catalog())?;
-    let selection = hwfit.select(&request, &local)?;
+    let selection = detection::ask(&hwfit, &request, &args.detection)?;
     if args.json {
         output::json(&selection)
     } else {
@@ -103,7 +102,7 @@ pub fn run(args: &SelectArgs) -> Result<()> {
 
 /// Selects for several models and prints.
 pub fn batch(args: &BatchArgs) -> Result<()> {
-    let hwfit = model_input::hwfit(args.config.as_deref())?;
+    let hwfit = model_input::hwfit(args.config.config.as_deref())?;
     let (hardware, devices, device_spec) = model_input::targets(&args.targets)?;
     let request = BatchSelectRequest {
         models: args
@@ -123,8 +122,7 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
         sequence_length: args.step.seq_length,
         task_type: None,
     };
-    let local = detection::local(&request, &args.detection, hwfit.devices_catalog())?;
-    let answer = hwfit.batch_select(&request, &local)?;
+    let answer = detection::ask(&hwfit, &request, &args.detection)?;
     if args.json {
         return output::json(&answer);
     }

@@ -4,13 +4,14 @@ use anyhow::{Context, Result};
 use hwfit_core::api::TemplateRequest;
 
 use crate::cli::TemplateArgs;
-use crate::{model_input, output, template};
+use crate::{detection, model_input, output, template};
 
 /// Decides and renders the starter file.
 pub fn run(args: &TemplateArgs) -> Result<()> {
     let (model_name, model_config) = model_input::model(&args.model)?;
     let (hardware, devices, device_spec) = model_input::targets(&args.targets)?;
-    let decision = model_input::hwfit(None)?.template(&TemplateRequest {
+    let hwfit = model_input::hwfit(args.config.config.as_deref())?;
+    let request = TemplateRequest {
         model_name,
         model_config,
         runtime: args.runtime,
@@ -19,7 +20,8 @@ pub fn run(args: &TemplateArgs) -> Result<()> {
         device_spec,
         batch_size: args.batch_size,
         precision: args.precision,
-    })?;
+    };
+    let decision = detection::ask(&hwfit, &request, &args.detection)?;
     let rendered = template::render(&decision)?;
     if let Some(path) = &args.output {
         std::fs::write(path, &rendered.content).with_context(|| format!("cannot write {}", path.display()))?;

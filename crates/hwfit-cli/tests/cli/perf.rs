@@ -103,12 +103,12 @@ fn predict_errors() {
 #[test]
 #[allow(clippy::print_stdout)]
 fn stored_coefficients_are_the_fit_and_accuracy_is_reported() {
-    let report = run_json(&["calibrate", "--json"]);
+    let report = run_json(&["fit", "--json"]);
     let stored: serde_json::Value =
         serde_json::from_str(include_str!("../../../hwfit-core/data/perf_fit.json")).unwrap();
     assert_eq!(
         report["coefficients"], stored,
-        "run `hwfit calibrate --write crates/hwfit-core/data/perf_fit.json`"
+        "run `hwfit fit --write crates/hwfit-core/data/perf_fit.json`"
     );
     let (ins, cv) = (&report["in_sample"], &report["cross_validated_by_device"]);
     println!(
@@ -178,8 +178,8 @@ fn hwfit_core_webgpu_overhead() -> f64 {
 }
 
 #[test]
-fn calibrate_json() {
-    insta::assert_json_snapshot!(run_json(&["calibrate", "--json"]));
+fn fit_json() {
+    insta::assert_json_snapshot!(run_json(&["fit", "--json"]));
 }
 
 #[test]

@@ -25,20 +25,22 @@ mod describe;
 mod inputs;
 mod performance;
 mod planning;
+pub mod question;
 mod targets;
 mod template;
 
 pub use describe::{
-    ClassifyModelRequest, DevicesRequest, ModelDetail, ModelRequest, ModelsRequest, ResourcesAnswer, ResourcesRequest,
+    ClassifyModelRequest, CompatibilityRequest, DevicesRequest, ModelDetail, ModelRequest, ModelsRequest, ResourcesAnswer, ResourcesRequest,
 };
 pub use performance::{
-    AnalyzeRequest, BatchEntry, BatchModel, BatchSelectRequest, ModeAnalysis, ModelAnalysis, PerformanceSummary,
+    AnalyzeRequest, BatchEntry, BatchModel, BatchSelectRequest, BatchSelection, ModeAnalysis, ModelAnalysis, PerformanceSummary,
     PredictAnswer, PredictEntry, PredictRequest, SelectRequest,
 };
 pub use planning::{
     CompatibleRequest, DistributedPlanRequest, MapRequest, MatrixRequest, RecommendRequest, ResourcePoolRequest,
 };
-pub use targets::{resolve_candidates, HardwareList, Targeted};
+pub use question::{questions, visit_questions, HttpMethod, Question, QuestionInfo, QuestionVisitor, Targets};
+pub use targets::{resolve_candidates, HardwareList};
 pub use template::{StarterRuntime, TemplateDecision, TemplateRequest};
 
 use crate::{Catalog, Classifier, CoreError, DeviceCatalog, PerfModel, SelectionConfig};
@@ -117,6 +119,12 @@ impl Hwfit {
     #[must_use]
     pub fn perf(&self) -> &PerfModel {
         &self.perf
+    }
+
+    /// Answers any question: on `local` (the devices the face found) where the question may run
+    /// on local devices and the request names no hardware; see [`Question`] for the rule.
+    pub fn ask<'h, Q: Question>(&'h self, question: &Q, local: &[crate::Candidate]) -> Result<Q::Answer<'h>, CoreError> {
+        question.ask(self, local)
     }
 
     /// The selection config in force.

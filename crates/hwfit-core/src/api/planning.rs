@@ -6,6 +6,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use super::targets::{one_candidate, resolve_candidates, HardwareList};
+use super::question::{targeted, untargeted, HttpMethod, Question};
 use super::{defaults, Hwfit};
 use crate::plan::distributed::{plan_distributed, DistributedConfig, DistributedRequest};
 use crate::plan::map::{selection_map, SelectionMap};
@@ -178,6 +179,80 @@ pub struct CompatibleRequest {
     pub device: Option<String>,
 }
 
+impl Question for MatrixRequest {
+    type Answer<'h> = PredictionMatrix;
+    const NAME: &'static str = "matrix";
+    const METHOD: HttpMethod = HttpMethod::Post;
+    const PATH: &'static str = "/performance/matrix";
+    const SUMMARY: &'static str = "Predictions for models × hardware × batch sizes × precisions";
+    targeted!();
+    fn ask<'h>(&self, hwfit: &'h Hwfit, local: &[Candidate]) -> Result<PredictionMatrix, CoreError> {
+        hwfit.matrix(self, local)
+    }
+}
+
+impl Question for MapRequest {
+    type Answer<'h> = SelectionMap;
+    const NAME: &'static str = "map";
+    const METHOD: HttpMethod = HttpMethod::Post;
+    const PATH: &'static str = "/hardware/map";
+    const SUMMARY: &'static str = "The hardware selection map: families × size categories × batch sizes × modes";
+    targeted!();
+    fn ask<'h>(&self, hwfit: &'h Hwfit, local: &[Candidate]) -> Result<SelectionMap, CoreError> {
+        hwfit.map(self, local)
+    }
+}
+
+impl Question for DistributedPlanRequest {
+    type Answer<'h> = DistributedConfig;
+    const NAME: &'static str = "distributed";
+    const METHOD: HttpMethod = HttpMethod::Post;
+    const PATH: &'static str = "/training/distributed";
+    const SUMMARY: &'static str = "Plan distributed training: strategy, batches, memory, torchrun and DeepSpeed configs";
+    untargeted!();
+    fn ask<'h>(&self, hwfit: &'h Hwfit, _: &[Candidate]) -> Result<DistributedConfig, CoreError> {
+        hwfit.distributed(self)
+    }
+}
+
+impl Question for ResourcePoolRequest {
+    type Answer<'h> = ResourcePoolConfig;
+    const NAME: &'static str = "resource-pool";
+    const ALIASES: &'static [&'static str] = &["resource-config"];
+    const METHOD: HttpMethod = HttpMethod::Post;
+    const PATH: &'static str = "/resources/pool";
+    const SUMMARY: &'static str = "A resource-pool configuration for several models";
+    targeted!();
+    fn ask<'h>(&self, hwfit: &'h Hwfit, local: &[Candidate]) -> Result<ResourcePoolConfig, CoreError> {
+        hwfit.resource_pool(self, local)
+    }
+}
+
+impl Question for RecommendRequest {
+    type Answer<'h> = TaskRecommendations;
+    const NAME: &'static str = "recommend";
+    const METHOD: HttpMethod = HttpMethod::Post;
+    const PATH: &'static str = "/models/recommend";
+    const SUMMARY: &'static str = "Catalog models for a pipeline task under hardware constraints";
+    targeted!();
+    fn ask<'h>(&self, hwfit: &'h Hwfit, local: &[Candidate]) -> Result<TaskRecommendations, CoreError> {
+        hwfit.recommend(self, local)
+    }
+}
+
+impl Question for CompatibleRequest {
+    type Answer<'h> = CompatibleModels;
+    const NAME: &'static str = "compatible-models";
+    const ALIASES: &'static [&'static str] = &["compatible"];
+    const METHOD: HttpMethod = HttpMethod::Post;
+    const PATH: &'static str = "/models/compatible";
+    const SUMMARY: &'static str = "Which of the given models run on one hardware type or device";
+    untargeted!();
+    fn ask<'h>(&self, hwfit: &'h Hwfit, _: &[Candidate]) -> Result<CompatibleModels, CoreError> {
+        hwfit.compatible_models(self)
+    }
+}
+
 fn or_default<T: Copy>(given: &[T], default: &[T]) -> Vec<T> {
     if given.is_empty() {
         default.to_vec()
@@ -311,7 +386,7 @@ impl Hwfit {
     }
 
     /// Which of the models run on one hardware type or device.
-    pub fn compatible(&self, req: &CompatibleRequest) -> Result<CompatibleModels, CoreError> {
+    pub fn compatible_models(&self, req: &CompatibleRequest) -> Result<CompatibleModels, CoreError> {
         let candidate = one_candidate(&self.devices, req.hardware, req.device.as_deref())?;
         compatible_models(&self.specs(&req.models)?, &candidate, &self.perf, &self.selection)
     }

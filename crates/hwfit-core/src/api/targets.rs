@@ -120,45 +120,6 @@ impl schemars::JsonSchema for HardwareList {
     }
 }
 
-/// A request that may run on the face's local devices: with no hardware and no devices named, the CLI
-/// and the server pass the detected devices and the npm package the probed ones.
-pub trait Targeted {
-    /// Hardware types named.
-    fn hardware(&self) -> &HardwareList;
-    /// Devices named.
-    fn devices(&self) -> &[String];
-    /// A device described by its numbers.
-    fn device_spec(&self) -> Option<&DeviceSpec>;
-    /// Whether the answer rests on the local devices (nothing named).
-    fn needs_local(&self) -> bool {
-        self.hardware().is_empty() && self.devices().is_empty() && self.device_spec().is_none()
-    }
-}
-
-macro_rules! targeted {
-    ($($request:ty),*) => {$(
-        impl Targeted for $request {
-            fn hardware(&self) -> &HardwareList {
-                &self.hardware
-            }
-            fn devices(&self) -> &[String] {
-                &self.devices
-            }
-            fn device_spec(&self) -> Option<&DeviceSpec> {
-                self.device_spec.as_ref()
-            }
-        }
-    )*};
-}
-
-targeted!(
-    super::PredictRequest,
-    super::SelectRequest,
-    super::BatchSelectRequest,
-    super::AnalyzeRequest,
-    super::MatrixRequest
-);
-
 /// The candidates a request is about. Named types, devices and a device spec win; with none named,
 /// `local` (what the face detected or probed); with no local devices either, every type with a
 /// reference device.

@@ -7,6 +7,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use super::targets::{resolve_candidates, HardwareList};
+use super::question::{targeted, HttpMethod, Question};
 use super::{defaults, Hwfit};
 use crate::{
     select_hardware, Candidate, CoreError, Family, HardwareType, Mode, Precision, SelectionRequest, Subfamily,
@@ -88,6 +89,18 @@ impl Default for TemplateRequest {
     }
 }
 
+impl Question for TemplateRequest {
+    type Answer<'h> = TemplateDecision;
+    const NAME: &'static str = "template";
+    const METHOD: HttpMethod = HttpMethod::Post;
+    const PATH: &'static str = "/templates";
+    const SUMMARY: &'static str = "The starter-file decision for a model on its recommended hardware";
+    targeted!();
+    fn ask<'h>(&self, hwfit: &'h Hwfit, local: &[Candidate]) -> Result<TemplateDecision, CoreError> {
+        hwfit.template(self, local)
+    }
+}
+
 /// What the starter is rendered for: every value a template uses.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
@@ -149,16 +162,25 @@ fn js_dtype(p: Precision) -> &'static str {
 impl Hwfit {
     /// Decides the starter file for a model on the hardware selection recommends among the
     /// runtime's targets (or the ones named).
-    pub fn template(&self, req: &TemplateRequest) -> Result<TemplateDecision, CoreError> {
+    /// With nothing named, the local devices the runtime can target, else the runtime's hardware
+    /// types.
+    pub fn template(&self, req: &TemplateRequest, local: &[Candidate]) -> Result<TemplateDecision, CoreError> {
         let model = self.resolve_model(&req.model_name, req.model_config.as_ref(), None)?;
         let spec = &model.spec;
-        let hardware = if req.hardware.is_empty() && req.devices.is_empty() {
-            HardwareList::of(req.runtime.hardware())
+        let runtime_hardware = req.runtime.hardware();
+        let usable: Vec<Candidate> = local
+            .iter()
+            .filter(|c| runtime_hardware.contains(&c.device.hardware_type))
+            .cloned()
+            .collect();
+        let nothing_named = req.hardware.is_empty() && req.devices.is_empty() && req.device_spec.is_none();
+        let hardware = if nothing_named && usable.is_empty() {
+            HardwareList::of(runtime_hardware)
         } else {
             req.hardware.clone()
         };
         let candidates: Vec<Candidate> =
-            resolve_candidates(&self.devices, &hardware, &req.devices, req.device_spec.as_ref(), &[])?;
+            resolve_candidates(&self.devices, &hardware, &req.devices, req.device_spec.as_ref(), &usable)?;
         let on_gpu = |c: &Candidate| !matches!(c.device.hardware_type, HardwareType::Cpu | HardwareType::Wasm);
         let precision = req.precision.unwrap_or(
             if req.runtime == StarterRuntime::Pytorch && candidates.iter().any(on_gpu) {

@@ -10,7 +10,7 @@
 //! - **WebNN** compiles the whole graph once: one dispatch and one readback per step.
 //!
 //! The coefficients are fitted to the public browser measurements in `data/measured/` (see
-//! [`super::calibration`]).
+//! [`super::fitting`]).
 
 use alloc::string::String;
 use serde::{Deserialize, Serialize};

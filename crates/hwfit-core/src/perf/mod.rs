@@ -4,7 +4,7 @@
 //! (see [`fit`]) and stored in `data/perf_fit.json`.
 
 pub mod browser;
-pub mod calibration;
+pub mod fitting;
 pub mod cost;
 pub mod fit;
 pub mod learned;

@@ -1,6 +1,7 @@
-//! `hwfit compat`.
+//! `hwfit compatibility` (alias `compat`).
 
 use anyhow::Result;
+use hwfit_core::api::CompatibilityRequest;
 use hwfit_core::compat::SupportLevel;
 
 use crate::output;
@@ -15,7 +16,8 @@ fn mark(support: SupportLevel) -> &'static str {
 
 /// Prints the compatibility matrix.
 pub fn run(json: bool) -> Result<()> {
-    let matrix = crate::model_input::hwfit(None)?.compat();
+    let hwfit = crate::model_input::hwfit(None)?;
+    let matrix = hwfit.ask(&CompatibilityRequest {}, &[])?;
     if json {
         return output::json(&matrix);
     }

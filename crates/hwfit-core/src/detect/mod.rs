@@ -8,6 +8,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::{AvailableHardware, HardwareType, Measurement};
 
+mod candidates;
+pub use candidates::{candidates, DetectedCandidates};
+
 /// One CPU cache level.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]

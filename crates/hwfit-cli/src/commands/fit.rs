@@ -1,11 +1,11 @@
-//! `hwfit calibrate`: fit the performance model to the measured data (`data/measured/`, embedded) and
-//! report its accuracy. The rules and the fit are the core's (`hwfit_core::perf::calibration`).
+//! `hwfit fit`: fit the performance model to the measured data (`data/measured/`, embedded) and
+//! report its accuracy. The rules and the fit are the core's (`hwfit_core::perf::fitting`).
 
 use anyhow::{Context, Result};
-use hwfit_core::perf::calibration::{calibrate, CalibrationReport, MeasuredData};
+use hwfit_core::perf::fitting::{fit_model, FitReport, MeasuredData};
 use hwfit_core::perf::fit::Accuracy;
 
-use crate::cli::CalibrateArgs;
+use crate::cli::FitArgs;
 use crate::output;
 
 /// The public measurements the model is fitted to.
@@ -27,9 +27,9 @@ fn describe(a: &Accuracy) -> String {
     )
 }
 
-/// Runs the calibration, optionally writing the coefficients.
-pub fn run(args: &CalibrateArgs) -> Result<()> {
-    let report: CalibrationReport = calibrate(&MEASURED)?;
+/// Runs the fit, optionally writing the coefficients.
+pub fn run(args: &FitArgs) -> Result<()> {
+    let report: FitReport = fit_model(&MEASURED)?;
     if let Some(path) = &args.write {
         let json = serde_json::to_string_pretty(&report.coefficients)? + "\n";
         std::fs::write(path, json).with_context(|| format!("cannot write {}", path.display()))?;

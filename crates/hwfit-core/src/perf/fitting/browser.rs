@@ -81,11 +81,11 @@ pub struct BrowserCaseResult {
     pub right: Option<bool>,
 }
 
-/// The browser part of the calibration report.
+/// The browser part of the fit report.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct BrowserCalibration {
+pub struct BrowserFit {
     /// Cases held against the model (ties included).
     pub cases: usize,
     /// Cases with a faster back-end (speed-ups outside ±10 %).
@@ -492,11 +492,11 @@ fn share(results: impl Iterator<Item = Option<bool>>) -> (usize, f64) {
 
 /// Fits the browser constants on every case and validates them leaving each source out.
 #[must_use]
-pub fn calibrate_browser(base: &Coefficients, cases: &[BrowserCase]) -> (BrowserCoefficients, BrowserCalibration) {
+pub fn fit_browser_model(base: &Coefficients, cases: &[BrowserCase]) -> (BrowserCoefficients, BrowserFit) {
     let compile = compile_ms(cases);
     let sources: BTreeSet<&str> = cases.iter().map(|c| c.source.as_str()).collect();
     let fitted_on = format!(
-        "{} WebGPU/WebAssembly pairs from {} sources (data/measured/browser_measurements.csv, browser_cases.csv), fitted by hwfit calibrate",
+        "{} WebGPU/WebAssembly pairs from {} sources (data/measured/browser_measurements.csv, browser_cases.csv), fitted by hwfit fit",
         cases.len(),
         sources.len()
     );
@@ -530,7 +530,7 @@ pub fn calibrate_browser(base: &Coefficients, cases: &[BrowserCase]) -> (Browser
         .map(|r| libm::fabs(libm::log(r.predicted_speedup / r.measured_speedup)))
         .filter(|e| e.is_finite())
         .collect();
-    let calibration = BrowserCalibration {
+    let report = BrowserFit {
         cases: cases.len(),
         decided,
         right_in_sample,
@@ -538,7 +538,7 @@ pub fn calibrate_browser(base: &Coefficients, cases: &[BrowserCase]) -> (Browser
         median_abs_log_error: crate::measure::median(&errors).unwrap_or(0.0),
         results,
     };
-    (fitted, calibration)
+    (fitted, report)
 }
 
 #[cfg(test)]

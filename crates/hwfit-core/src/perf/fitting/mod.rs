@@ -1,4 +1,4 @@
-//! Calibration: the public measurements (llama.cpp and MLPerf throughput, web-llm memory) turned into
+//! Fitting (a maintainer task, `hwfit fit`): the public measurements (llama.cpp and MLPerf throughput, web-llm memory) turned into
 //! samples by stated rules, the performance model fitted to them, and its accuracy. The faces supply
 //! the CSV texts (the CLI embeds `data/measured/`); rows the model cannot represent are left out with
 //! the reason.
@@ -94,7 +94,7 @@ pub struct MemorySample {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct MemoryCalibration {
+pub struct MemoryFit {
     /// Median of (web-llm's figure − hwfit's estimate without allowance), MB.
     pub webgpu_runtime_overhead_mb: f64,
     /// Share of estimates (with that allowance) within ±25 % of web-llm's figures.
@@ -105,13 +105,13 @@ pub struct MemoryCalibration {
     pub samples: Vec<MemorySample>,
 }
 
-/// What a calibration run found.
+/// What a fit found.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct CalibrationReport {
+pub struct FitReport {
     /// The memory allowance fit.
-    pub memory: MemoryCalibration,
+    pub memory: MemoryFit,
     /// The fitted throughput coefficients.
     pub coefficients: Coefficients,
     /// Accuracy on the samples fitted.
@@ -119,7 +119,7 @@ pub struct CalibrationReport {
     /// Accuracy with each device left out of its own fit.
     pub cross_validated_by_device: Accuracy,
     /// The browser step model against the WebGPU/WebAssembly pairs.
-    pub browser: browser::BrowserCalibration,
+    pub browser: browser::BrowserFit,
     /// The measured curated devices predicted from their device-database rows alone (where the
     /// device database is built in).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -446,7 +446,7 @@ fn webllm_memory(text: &str, catalog: &Catalog) -> Result<(Vec<MemorySample>, Ve
     Ok((samples, excluded))
 }
 
-fn memory_calibration(text: &str, catalog: &Catalog) -> Result<(MemoryCalibration, Vec<Excluded>), CoreError> {
+fn memory_fit(text: &str, catalog: &Catalog) -> Result<(MemoryFit, Vec<Excluded>), CoreError> {
     let (samples, excluded) = webllm_memory(text, catalog)?;
     let residuals: Vec<f64> = samples
         .iter()
@@ -460,7 +460,7 @@ fn memory_calibration(text: &str, catalog: &Catalog) -> Result<(MemoryCalibratio
     #[allow(clippy::cast_precision_loss, reason = "counts of a few hundred rows")]
     let within = errors.iter().filter(|e| libm::exp(**e) <= 1.25).count() as f64 / errors.len().max(1) as f64;
     Ok((
-        MemoryCalibration {
+        MemoryFit {
             webgpu_runtime_overhead_mb: overhead,
             within_25_percent: within,
             median_abs_log_error: median(&errors).unwrap_or(0.0),
@@ -471,16 +471,16 @@ fn memory_calibration(text: &str, catalog: &Catalog) -> Result<(MemoryCalibratio
 }
 
 /// Fits the performance model to the measurements and reports its accuracy.
-pub fn calibrate(data: &MeasuredData<'_>) -> Result<CalibrationReport, CoreError> {
+pub fn fit_model(data: &MeasuredData<'_>) -> Result<FitReport, CoreError> {
     let catalog = Catalog::builtin();
     let (steps, steps_excluded) = measured_steps(data, &catalog, &DeviceCatalog::builtin())?;
     let dataset = Dataset {
         samples: samples(&steps)?,
         excluded: steps_excluded,
     };
-    let (memory, memory_excluded) = memory_calibration(data.webllm_vram, &catalog)?;
+    let (memory, memory_excluded) = memory_fit(data.webllm_vram, &catalog)?;
     let fitted_on = format!(
-        "{} measurements (llama.cpp llama-bench tg/pp, MLPerf Inference v4.1 Offline) from data/measured/, fitted by hwfit calibrate",
+        "{} measurements (llama.cpp llama-bench tg/pp, MLPerf Inference v4.1 Offline) from data/measured/, fitted by hwfit fit",
         dataset.samples.len()
     );
     let mut coefficients = fit(&dataset.samples, &fitted_on);
@@ -489,7 +489,7 @@ pub fn calibrate(data: &MeasuredData<'_>) -> Result<CalibrationReport, CoreError
     #[cfg(not(feature = "device-db"))]
     let devices = DeviceCatalog::builtin();
     let (cases, browser_excluded) = browser::cases(data.browser_measurements, data.browser_cases, &catalog, &devices)?;
-    let (browser_coefficients, browser) = browser::calibrate_browser(&coefficients, &cases);
+    let (browser_coefficients, browser) = browser::fit_browser_model(&coefficients, &cases);
     coefficients.browser = Some(browser_coefficients);
     #[cfg(feature = "device-db")]
     let database_twins = Some(database_twins(&steps, crate::device::DATABASE_CSV)?);
@@ -510,7 +510,7 @@ pub fn calibrate(data: &MeasuredData<'_>) -> Result<CalibrationReport, CoreError
             })
         })
         .collect();
-    Ok(CalibrationReport {
+    Ok(FitReport {
         residuals,
         in_sample: accuracy(&coefficients, &dataset.samples),
         cross_validated_by_device: cross_validate_by_device(&dataset.samples),

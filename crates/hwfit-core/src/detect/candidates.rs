@@ -1,10 +1,14 @@
 //! The devices a detection report lets hwfit predict on: catalog devices where the catalog knows
 //! them, measured profiles where it does not (or when calibrating). The browser's twin of this rule
-//! is `hwfit_core::browser::browser_candidates`.
+//! is [`crate::browser::browser_candidates`]. Every face reads a report the same way: the CLI and the
+//! server on this host's detection, the npm package on a report it is given (`configure`).
 
-use hwfit_core::{measured_device, Candidate, Device, DeviceCatalog, MeasuredIdentity};
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
 
-use crate::report::{DetectedDevice, DetectionReport, Profile};
+use super::{DetectedDevice, DetectionReport, Profile};
+use crate::{measured_device, Candidate, Device, DeviceCatalog, MeasuredIdentity};
 
 /// Candidates from a report, and the devices left out with the reason.
 #[derive(Debug, Clone, PartialEq)]
@@ -17,7 +21,7 @@ pub struct DetectedCandidates {
 
 /// The device a detected one is predicted on, or why there is none.
 fn profile_of(d: &DetectedDevice, catalog: &DeviceCatalog, calibrate: bool) -> Result<Device, String> {
-    let measured = |m: &hwfit_core::Measurement| {
+    let measured = |m: &crate::Measurement| {
         measured_device(
             MeasuredIdentity {
                 id: format!("measured-{}", d.key.replace(':', "-")),

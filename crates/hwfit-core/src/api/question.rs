@@ -1,0 +1,283 @@
+//! A question is a type: each request type implements [`Question`] once — its answer type, its one
+//! name, its HTTP route, whether it may run on local devices, and how the core answers it. The one
+//! list of questions ([`visit_questions`], [`questions`]) is what the faces iterate: the server's
+//! routes and OpenAPI document, the npm package's TypeScript types, `hwfit questions` and the
+//! contract test all come from it.
+//!
+//! One name per question, spelled the way each face spells names: `batch-select` is the CLI's
+//! `hwfit batch-select`, JS's `batchSelect()` and Python's `batch_select()`.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use super::targets::HardwareList;
+use super::Hwfit;
+use crate::{Candidate, CoreError, DeviceSpec};
+
+/// The JSON Schema bound of requests and answers (only with the `schema` feature).
+#[cfg(feature = "schema")]
+pub trait Schema: schemars::JsonSchema {}
+#[cfg(feature = "schema")]
+impl<T: schemars::JsonSchema + ?Sized> Schema for T {}
+/// The JSON Schema bound of requests and answers (only with the `schema` feature).
+#[cfg(not(feature = "schema"))]
+pub trait Schema {}
+#[cfg(not(feature = "schema"))]
+impl<T: ?Sized> Schema for T {}
+
+/// `GET` (the request is the query string) or `POST` (the request is the JSON body).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(rename_all = "UPPERCASE")]
+pub enum HttpMethod {
+    /// The request is read from the query string.
+    Get,
+    /// The request is the JSON body.
+    Post,
+}
+
+impl HttpMethod {
+    /// `GET` or `POST`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Get => "GET",
+            Self::Post => "POST",
+        }
+    }
+}
+
+/// Which hardware a request names: a borrowed view of its `hardware`, `devices` and `device_spec`.
+#[derive(Debug, Clone, Copy)]
+pub struct Targets<'a> {
+    /// Hardware types named.
+    pub hardware: &'a HardwareList,
+    /// Devices named.
+    pub devices: &'a [String],
+    /// A device described by its numbers.
+    pub device_spec: Option<&'a DeviceSpec>,
+}
+
+impl Targets<'_> {
+    /// Whether the request names any hardware, device or device spec.
+    #[must_use]
+    pub fn names_any(&self) -> bool {
+        !self.hardware.is_empty() || !self.devices.is_empty() || self.device_spec.is_some()
+    }
+}
+
+/// One question hwfit answers: a request type with its answer type, name, route and answer.
+///
+/// **The local-device rule**, the same in every face: a question whose [`targets`](Self::targets)
+/// are `Some` but name nothing runs on the devices the face found on its machine — detected by the
+/// CLI and the server, probed by the npm package — passed to [`ask`](Self::ask) as `local`. When the
+/// face found none it can predict on (detection off or empty), `local` is empty and the answer
+/// covers every hardware type with a reference device. Questions whose targets are `None` never
+/// look at `local`.
+pub trait Question: Serialize + DeserializeOwned + Default + Schema + Send + Sync + 'static {
+    /// The answer, borrowing from the knowledge where it lists it.
+    type Answer<'h>: Serialize + Schema;
+    /// The one name, kebab-case (`batch-select`): the CLI subcommand; JS and Python spell it
+    /// camelCase and snake_case.
+    const NAME: &'static str;
+    /// Older spellings that keep working, kebab-case.
+    const ALIASES: &'static [&'static str] = &[];
+    /// HTTP method.
+    const METHOD: HttpMethod;
+    /// HTTP path (IPFS Accelerate's routes).
+    const PATH: &'static str;
+    /// One line saying what the question answers.
+    const SUMMARY: &'static str;
+    /// Whether the question may run on local devices (then `targets()` is `Some`).
+    const TARGETED: bool;
+
+    /// The hardware the request names, for questions that may run on local devices; `None` for
+    /// the others.
+    fn targets(&self) -> Option<Targets<'_>>;
+
+    /// The core's answer, on `local` where the request names no hardware.
+    fn ask<'h>(&self, hwfit: &'h Hwfit, local: &[Candidate]) -> Result<Self::Answer<'h>, CoreError>;
+
+    /// Whether the answer rests on the local devices: the question may run on them and the request
+    /// names no hardware.
+    fn needs_local(&self) -> bool {
+        self.targets().is_some_and(|t| !t.names_any())
+    }
+}
+
+/// Something done once per question of the list (route tables, schemas, type declarations).
+pub trait QuestionVisitor {
+    /// Called for each question, in the list's order.
+    fn visit<Q: Question>(&mut self);
+}
+
+/// A question's facts, as `hwfit questions --json` and `GET /questions` list them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct QuestionInfo {
+    /// The one name (kebab-case), the CLI subcommand.
+    pub name: &'static str,
+    /// The name in JS (camelCase): the npm package's export.
+    pub js: String,
+    /// The name in Python (snake_case): the client's method.
+    pub python: String,
+    /// Older spellings that still work (kebab-case).
+    pub aliases: Vec<&'static str>,
+    /// HTTP method.
+    pub method: HttpMethod,
+    /// HTTP path.
+    pub path: &'static str,
+    /// What it answers.
+    pub summary: &'static str,
+    /// Whether it runs on the local devices when the request names no hardware.
+    pub targeted: bool,
+}
+
+impl QuestionInfo {
+    /// The facts of `Q`.
+    #[must_use]
+    pub fn of<Q: Question>() -> Self {
+        Self {
+            name: Q::NAME,
+            js: camel_case(Q::NAME),
+            python: Q::NAME.replace('-', "_"),
+            aliases: Q::ALIASES.to_vec(),
+            method: Q::METHOD,
+            path: Q::PATH,
+            summary: Q::SUMMARY,
+            targeted: Q::TARGETED,
+        }
+    }
+}
+
+/// `batch-select` → `batchSelect`.
+#[must_use]
+pub fn camel_case(kebab: &str) -> String {
+    let mut out = String::with_capacity(kebab.len());
+    let mut upper = false;
+    for c in kebab.chars() {
+        if c == '-' {
+            upper = true;
+        } else if upper {
+            out.push(c.to_ascii_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+macro_rules! question_list {
+    ($($question:ty),* $(,)?) => {
+        /// Visits every question, in the order of IPFS Accelerate's API guide.
+        pub fn visit_questions<V: QuestionVisitor>(visitor: &mut V) {
+            $( visitor.visit::<$question>(); )*
+        }
+    };
+}
+
+question_list!(
+    super::SelectRequest,
+    super::BatchSelectRequest,
+    super::MapRequest,
+    super::PredictRequest,
+    super::MatrixRequest,
+    super::DistributedPlanRequest,
+    super::AnalyzeRequest,
+    super::ClassifyModelRequest,
+    super::ModelsRequest,
+    super::ModelRequest,
+    super::RecommendRequest,
+    super::CompatibleRequest,
+    super::ResourcesRequest,
+    super::ResourcePoolRequest,
+    super::CompatibilityRequest,
+    super::DevicesRequest,
+    super::TemplateRequest,
+);
+
+/// Every question's facts, in the list's order.
+#[must_use]
+pub fn questions() -> Vec<QuestionInfo> {
+    struct Collect(Vec<QuestionInfo>);
+    impl QuestionVisitor for Collect {
+        fn visit<Q: Question>(&mut self) {
+            self.0.push(QuestionInfo::of::<Q>());
+        }
+    }
+    let mut all = Collect(Vec::new());
+    visit_questions(&mut all);
+    all.0
+}
+
+/// Implements [`Question::targets`] for a request with `hardware`, `devices` and `device_spec`.
+macro_rules! targeted {
+    () => {
+        const TARGETED: bool = true;
+        fn targets(&self) -> Option<$crate::api::question::Targets<'_>> {
+            Some($crate::api::question::Targets {
+                hardware: &self.hardware,
+                devices: &self.devices,
+                device_spec: self.device_spec.as_ref(),
+            })
+        }
+    };
+}
+
+/// Implements [`Question::targets`] for a request that names its hardware itself.
+macro_rules! untargeted {
+    () => {
+        const TARGETED: bool = false;
+        fn targets(&self) -> Option<$crate::api::question::Targets<'_>> {
+            None
+        }
+    };
+}
+
+pub(crate) use {targeted, untargeted};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::collections::BTreeSet;
+
+    #[test]
+    fn names_routes_and_js_names_are_unique() {
+        let all = questions();
+        assert_eq!(all.len(), 17);
+        let mut names = BTreeSet::new();
+        let mut routes = BTreeSet::new();
+        for q in &all {
+            assert!(names.insert(q.name), "{} twice", q.name);
+            for alias in &q.aliases {
+                assert!(names.insert(alias), "{alias} twice");
+            }
+            assert!(routes.insert((q.method, q.path)), "{} {} twice", q.method.as_str(), q.path);
+            assert!(q.name.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'), "{}", q.name);
+        }
+        let batch = all.iter().find(|q| q.name == "batch-select").unwrap();
+        assert_eq!((batch.js.as_str(), batch.python.as_str()), ("batchSelect", "batch_select"));
+        assert_eq!(batch.aliases, ["batch"]);
+    }
+
+    #[test]
+    fn targeted_questions_see_their_targets() {
+        struct Check;
+        impl QuestionVisitor for Check {
+            fn visit<Q: Question>(&mut self) {
+                let empty = Q::default();
+                assert_eq!(empty.targets().is_some(), Q::TARGETED, "{}", Q::NAME);
+                assert_eq!(empty.needs_local(), Q::TARGETED, "{}: a request naming nothing", Q::NAME);
+            }
+        }
+        visit_questions(&mut Check);
+        let named = super::super::SelectRequest {
+            devices: alloc::vec![String::from("rtx 4090")],
+            ..Default::default()
+        };
+        assert!(!named.needs_local());
+    }
+}
