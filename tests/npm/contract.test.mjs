@@ -4,8 +4,9 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import * as hwfit from "hwfit";
 
@@ -14,61 +15,74 @@ hwfit.initSync({ module: readFileSync(join(dirname(require.resolve("hwfit/packag
 
 const bin = process.env.HWFIT_BIN;
 if (!bin) throw new Error("set HWFIT_BIN to the hwfit binary");
+const repo = process.env.HWFIT_REPO;
+if (!repo) throw new Error("set HWFIT_REPO to the repository root (the detection fixture)");
 
-// Each question: the HTTP route and body (IPFS Accelerate's names), the JS export, the CLI arguments.
-// Every request names its hardware, so no face's local detection or probe enters the answer.
-const QUESTIONS = [
-  { name: "classify", http: ["POST", "/models/classify"], js: "classify",
-    body: { model_name: "gpt2", tasks: ["text-generation"] }, cli: ["classify", "gpt2", "--task", "text-generation"] },
-  { name: "models", http: ["GET", "/models?family=vision"], js: "models",
-    body: { family: "vision" }, cli: ["models", "--family", "vision"] },
-  { name: "model detail", http: ["POST", "/models/detail"], js: "model",
-    body: { model_name: "t5-small" }, cli: ["models", "t5-small"] },
-  { name: "resources", http: ["POST", "/resources"], js: "resources",
-    body: { model_name: "gpt2", hardware: "cuda", precision: "fp16", batch_size: 4, sequence_length: 256 },
-    cli: ["resources", "gpt2", "--hardware", "cuda", "--precision", "fp16", "--batch-size", "4", "--sequence-length", "256"] },
-  { name: "compat", http: ["GET", "/compat"], js: "compat", body: undefined, cli: ["compat"] },
-  { name: "devices", http: ["GET", "/devices?hardware=rocm"], js: "devices",
-    body: { hardware: "rocm" }, cli: ["devices", "--hardware", "rocm"] },
-  { name: "predict", http: ["POST", "/performance/predict"], js: "predict",
-    body: { model_name: "Llama 3 8B", hardware: ["cuda", "webgpu"], devices: ["rtx 4090"], precision: "q4_k_m", batch_size: 2 },
-    cli: ["predict", "Llama 3 8B", "--hardware", "cuda,webgpu", "--device", "rtx 4090", "--precision", "q4_k_m", "--batch-size", "2"] },
-  { name: "predict (training)", http: ["POST", "/performance/predict"], js: "predict",
-    body: { model_name: "bert-base-uncased", hardware: ["cuda"], mode: "training", precision: "bf16", batch_size: 16 },
-    cli: ["predict", "bert-base-uncased", "--hardware", "cuda", "--mode", "training", "--precision", "bf16", "--batch-size", "16"] },
-  { name: "select", http: ["POST", "/hardware/select"], js: "select",
-    body: { model_name: "bert-base-uncased", hardware: ["cpu", "cuda", "rocm", "mps"], batch_size: 8 },
-    cli: ["select", "bert-base-uncased", "--hardware", "cpu,cuda,rocm,mps", "--batch-size", "8"] },
-  { name: "select (distributed)", http: ["POST", "/hardware/select"], js: "select",
-    body: { model_name: "gpt2", hardware: ["cuda"], mode: "training", distributed: true, gpu_count: 4, batch_size: 8 },
-    cli: ["select", "gpt2", "--hardware", "cuda", "--mode", "training", "--distributed", "4", "--batch-size", "8"] },
-  { name: "batch select", http: ["POST", "/hardware/batch"], js: "batchSelect",
-    body: { models: [{ name: "gpt2" }, { name: "vit-base-patch16-224" }], hardware: ["cpu", "cuda"] },
-    cli: ["batch", "gpt2", "vit-base-patch16-224", "--hardware", "cpu,cuda"] },
-  { name: "analyze", http: ["POST", "/analysis/model"], js: "analyze",
-    body: { model_name: "bert-base-uncased", hardware: ["cpu", "cuda"], batch_sizes: [1, 16] },
-    cli: ["analyze", "bert-base-uncased", "--hardware", "cpu,cuda", "--batch-sizes", "1,16"] },
-  { name: "matrix", http: ["POST", "/performance/matrix"], js: "matrix",
-    body: { models: ["gpt2", "bert-base-uncased"], hardware: ["cpu", "cuda"], batch_sizes: [1, 8], precisions: ["fp32", "int8"] },
-    cli: ["matrix", "--models", "gpt2,bert-base-uncased", "--hardware", "cpu,cuda", "--batch-sizes", "1,8", "--precision", "fp32,int8"] },
-  { name: "map", http: ["POST", "/hardware/map"], js: "map",
-    body: { hardware: ["cpu", "cuda", "mps"], model_families: ["embedding", "vision"], batch_sizes: [1, 32] },
-    cli: ["map", "--hardware", "cpu,cuda,mps", "--families", "embedding,vision", "--batch-sizes", "1,32"] },
-  { name: "distributed", http: ["POST", "/training/distributed"], js: "distributed",
-    body: { model_name: "gpt2", gpu_count: 8, batch_size: 16, max_memory_gb: 16 },
-    cli: ["distributed", "gpt2", "--gpu-count", "8", "--batch-size", "16", "--max-memory-gb", "16"] },
-  { name: "resource pool", http: ["POST", "/resources/pool"], js: "resourcePool",
-    body: { models: ["gpt2", "bert-base-uncased"], hardware: ["cuda", "cpu"] },
-    cli: ["resource-config", "gpt2", "bert-base-uncased", "--hardware", "cuda,cpu"] },
-  { name: "recommend", http: ["POST", "/models/recommend"], js: "recommend",
-    body: { task: "text-classification", hardware: ["cpu"] }, cli: ["recommend", "--task", "text-classification", "--hardware", "cpu"] },
-  { name: "compatible", http: ["POST", "/models/compatible"], js: "compatible",
-    body: { models: ["gpt2", "Llama 3 8B"], device: "rtx 3090" }, cli: ["compatible", "gpt2", "Llama 3 8B", "--device", "rtx 3090"] },
-  { name: "template", http: ["POST", "/templates"], js: "template",
-    body: { model_name: "bert-base-uncased", runtime: "transformers.js", hardware: ["webgpu", "wasm"], batch_size: 4 },
-    cli: ["template", "bert-base-uncased", "--runtime", "transformers.js", "--hardware", "webgpu,wasm", "--batch-size", "4"],
-    // The CLI also renders the file from the decision.
-    cliExtra: ["content"] },
+// The core's one list of questions: each one's name in the CLI, JS and Python, its route, and
+// whether it runs on local devices when the request names no hardware.
+const LIST = JSON.parse(execFileSync(bin, ["questions", "--json"], { encoding: "utf8" }));
+
+// Local devices, the same in every face: a recorded detection report (a 2-core CI machine, its CPU
+// measured), given to the CLI and the server as `--detection FILE` and to the package through
+// `configure({ detection })`. A second report with no devices stands for an empty detection.
+const DETECTION = join(repo, "crates/hwfit-cli/tests/fixtures/detection_ci_2core_llvmpipe.json");
+const report = JSON.parse(readFileSync(DETECTION, "utf8"));
+const EMPTY = join(mkdtempSync(join(tmpdir(), "hwfit-contract-")), "empty-detection.json");
+writeFileSync(EMPTY, JSON.stringify({ ...report, devices: [] }));
+
+// Rows: a question (by its one name), the request (IPFS Accelerate's field names) and the CLI's
+// arguments after the subcommand. `local` rows name no hardware: they run on the detection report's
+// devices (`"report"`) or on none (`"empty"`: every hardware type with a reference device).
+// `alias` rows ask through a former name (the CLI's; `jsAlias`: the package's).
+const ROWS = [
+  { q: "classify", body: { model_name: "gpt2", tasks: ["text-generation"] }, cli: ["gpt2", "--task", "text-generation"] },
+  { q: "models", body: { family: "vision" }, cli: ["--family", "vision"] },
+  { q: "model", body: { model_name: "t5-small" }, cli: ["t5-small"] },
+  { q: "model", alias: "models", body: { model_name: "t5-small" }, cli: ["t5-small"] },
+  { q: "resources", body: { model_name: "gpt2", hardware: "cuda", precision: "fp16", batch_size: 4, sequence_length: 256 },
+    cli: ["gpt2", "--hardware", "cuda", "--precision", "fp16", "--batch-size", "4", "--sequence-length", "256"] },
+  { q: "compatibility", body: undefined, cli: [] },
+  { q: "compatibility", alias: "compat", jsAlias: "compat", body: undefined, cli: [] },
+  { q: "devices", body: { hardware: "rocm" }, cli: ["--hardware", "rocm"] },
+  { q: "predict", body: { model_name: "Llama 3 8B", hardware: ["cuda", "webgpu"], devices: ["rtx 4090"], precision: "q4_k_m", batch_size: 2 },
+    cli: ["Llama 3 8B", "--hardware", "cuda,webgpu", "--device", "rtx 4090", "--precision", "q4_k_m", "--batch-size", "2"] },
+  { q: "predict", body: { model_name: "bert-base-uncased", hardware: ["cuda"], mode: "training", precision: "bf16", batch_size: 16 },
+    cli: ["bert-base-uncased", "--hardware", "cuda", "--mode", "training", "--precision", "bf16", "--batch-size", "16"] },
+  { q: "predict", local: "report", body: { model_name: "gpt2", batch_size: 4 }, cli: ["gpt2", "--batch-size", "4"] },
+  { q: "predict", local: "empty", body: { model_name: "gpt2" }, cli: ["gpt2"] },
+  { q: "select", body: { model_name: "bert-base-uncased", hardware: ["cpu", "cuda", "rocm", "mps"], batch_size: 8 },
+    cli: ["bert-base-uncased", "--hardware", "cpu,cuda,rocm,mps", "--batch-size", "8"] },
+  { q: "select", body: { model_name: "gpt2", hardware: ["cuda"], mode: "training", distributed: true, gpu_count: 4, batch_size: 8 },
+    cli: ["gpt2", "--hardware", "cuda", "--mode", "training", "--distributed", "4", "--batch-size", "8"] },
+  { q: "select", local: "report", body: { model_name: "bert-base-uncased" }, cli: ["bert-base-uncased"] },
+  { q: "select", local: "empty", body: { model_name: "bert-base-uncased" }, cli: ["bert-base-uncased"] },
+  { q: "batch-select", body: { models: [{ name: "gpt2" }, { name: "vit-base-patch16-224" }], hardware: ["cpu", "cuda"] },
+    cli: ["gpt2", "vit-base-patch16-224", "--hardware", "cpu,cuda"] },
+  { q: "batch-select", alias: "batch", body: { models: [{ name: "gpt2" }], hardware: ["cpu"] }, cli: ["gpt2", "--hardware", "cpu"] },
+  { q: "batch-select", local: "report", body: { models: [{ name: "gpt2" }, { name: "t5-small" }] }, cli: ["gpt2", "t5-small"] },
+  { q: "analyze", body: { model_name: "bert-base-uncased", hardware: ["cpu", "cuda"], batch_sizes: [1, 16] },
+    cli: ["bert-base-uncased", "--hardware", "cpu,cuda", "--batch-sizes", "1,16"] },
+  { q: "analyze", local: "report", body: { model_name: "bert-base-uncased", batch_sizes: [1, 16] }, cli: ["bert-base-uncased", "--batch-sizes", "1,16"] },
+  { q: "matrix", body: { models: ["gpt2", "bert-base-uncased"], hardware: ["cpu", "cuda"], batch_sizes: [1, 8], precisions: ["fp32", "int8"] },
+    cli: ["--models", "gpt2,bert-base-uncased", "--hardware", "cpu,cuda", "--batch-sizes", "1,8", "--precision", "fp32,int8"] },
+  { q: "matrix", local: "report", body: { models: ["gpt2"], batch_sizes: [1] }, cli: ["--models", "gpt2", "--batch-sizes", "1"] },
+  { q: "matrix", local: "empty", body: { models: ["gpt2"], batch_sizes: [1] }, cli: ["--models", "gpt2", "--batch-sizes", "1"] },
+  { q: "map", body: { hardware: ["cpu", "cuda", "mps"], model_families: ["embedding", "vision"], batch_sizes: [1, 32] },
+    cli: ["--hardware", "cpu,cuda,mps", "--families", "embedding,vision", "--batch-sizes", "1,32"] },
+  { q: "map", local: "report", body: { model_families: ["embedding"], batch_sizes: [1] }, cli: ["--families", "embedding", "--batch-sizes", "1"] },
+  { q: "distributed", body: { model_name: "gpt2", gpu_count: 8, batch_size: 16, max_memory_gb: 16 },
+    cli: ["gpt2", "--gpu-count", "8", "--batch-size", "16", "--max-memory-gb", "16"] },
+  { q: "resource-pool", body: { models: ["gpt2", "bert-base-uncased"], hardware: ["cuda", "cpu"] },
+    cli: ["gpt2", "bert-base-uncased", "--hardware", "cuda,cpu"] },
+  { q: "resource-pool", alias: "resource-config", body: { models: ["gpt2"], hardware: ["cpu"] }, cli: ["gpt2", "--hardware", "cpu"] },
+  { q: "resource-pool", local: "report", body: { models: ["gpt2", "bert-base-uncased"] }, cli: ["gpt2", "bert-base-uncased"] },
+  { q: "recommend", body: { task: "text-classification", hardware: ["cpu"] }, cli: ["--task", "text-classification", "--hardware", "cpu"] },
+  { q: "recommend", local: "report", body: { task: "text-classification" }, cli: ["--task", "text-classification"] },
+  { q: "compatible-models", body: { models: ["gpt2", "Llama 3 8B"], device: "rtx 3090" }, cli: ["gpt2", "Llama 3 8B", "--device", "rtx 3090"] },
+  { q: "compatible-models", alias: "compatible", jsAlias: "compatible", body: { models: ["gpt2"], hardware: "cpu" }, cli: ["gpt2", "--hardware", "cpu"] },
+  { q: "template", body: { model_name: "bert-base-uncased", runtime: "transformers.js", hardware: ["webgpu", "wasm"], batch_size: 4 },
+    cli: ["bert-base-uncased", "--runtime", "transformers.js", "--hardware", "webgpu,wasm", "--batch-size", "4"] },
+  { q: "template", local: "report", body: { model_name: "bert-base-uncased" }, cli: ["bert-base-uncased"] },
 ];
 
 const camel = (k) => k.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
@@ -84,16 +98,12 @@ const toSnake = (v) =>
   : v && typeof v === "object" ? Object.fromEntries(Object.entries(v).map(([k, x]) => [snake(k), toSnake(x)]))
   : v;
 
-let server;
-let base;
+const servers = {};
 
-before(async () => {
-  // The CLI and the server know the device database and the learned predictor; the package loads
-  // them apart (the asynchronous questions would on first use; map() is synchronous).
-  await hwfit.loadDeviceDatabase();
-  await hwfit.loadPredictor();
-  server = spawn(bin, ["serve", "--port", "0", "--no-detect"], { stdio: ["ignore", "pipe", "inherit"] });
-  base = await new Promise((resolve, reject) => {
+/** Starts `hwfit serve` on a free port; resolves to its base URL. */
+function serve(args) {
+  const server = spawn(bin, ["serve", "--port", "0", ...args], { stdio: ["ignore", "pipe", "inherit"] });
+  const base = new Promise((resolve, reject) => {
     let out = "";
     server.stdout.on("data", (chunk) => {
       out += chunk;
@@ -102,14 +112,28 @@ before(async () => {
     });
     server.on("exit", (code) => reject(new Error(`hwfit serve exited with ${code}: ${out}`)));
   });
+  return { server, base };
+}
+
+before(async () => {
+  // The CLI and the server know the device database and the learned predictor; the package loads
+  // them apart (the asynchronous questions would on first use).
+  await hwfit.loadDeviceDatabase();
+  await hwfit.loadPredictor();
+  for (const [local, file] of [["report", DETECTION], ["empty", EMPTY]]) {
+    const s = serve(["--detection", file]);
+    servers[local] = { server: s.server, base: await s.base };
+  }
 });
 
-after(() => server?.kill("SIGTERM"));
+after(() => Object.values(servers).forEach((s) => s.server.kill("SIGTERM")));
 
-async function http([method, path], body) {
-  const res = await fetch(base + path, {
+/** Asks over HTTP: a POST body, or a GET query string. */
+async function http(base, { method, path }, body) {
+  const query = method === "GET" && body ? "?" + new URLSearchParams(body) : "";
+  const res = await fetch(base + path + query, {
     method,
-    headers: body !== undefined && method === "POST" ? { "content-type": "application/json" } : {},
+    headers: method === "POST" ? { "content-type": "application/json" } : {},
     body: method === "POST" ? JSON.stringify(body ?? {}) : undefined,
   });
   const json = await res.json();
@@ -121,22 +145,43 @@ function cli(args) {
   return JSON.parse(execFileSync(bin, [...args, "--json"], { encoding: "utf8" }));
 }
 
-for (const q of QUESTIONS) {
-  test(`${q.name}: CLI = npm package = HTTP`, async () => {
-    const overHttp = await http(q.http, q.body);
-    const fromJs = toSnake(await hwfit[q.js](q.body === undefined ? undefined : toCamel(q.body)));
-    const fromCli = cli(q.cli);
-    for (const key of q.cliExtra ?? []) {
-      assert.equal(typeof fromCli[key], "string", key);
-      delete fromCli[key];
+test("every question has a row, with hardware named and (where it may run on local devices) without; every alias has one", () => {
+  for (const q of LIST) {
+    const rows = ROWS.filter((r) => r.q === q.name);
+    assert.ok(rows.some((r) => !r.local && !r.alias), `${q.name}: no row`);
+    assert.equal(rows.some((r) => r.local === "report"), q.targeted, `${q.name}: a no-hardware row exactly when targeted`);
+    for (const alias of q.aliases) assert.ok(rows.some((r) => r.alias === alias), `${q.name}: no row for its alias ${alias}`);
+  }
+  for (const r of ROWS) assert.ok(LIST.some((q) => q.name === r.q), `${r.q} is not a question`);
+});
+
+for (const row of ROWS) {
+  const q = LIST.find((x) => x.name === row.q);
+  const label = `${row.alias ?? row.q}${row.local ? ` (no hardware named, ${row.local} detection)` : ""}`;
+  test(`${label}: CLI = npm package = HTTP`, async () => {
+    const local = row.local ?? "report";
+    const overHttp = await http(servers[local].base, q, row.body);
+    hwfit.configure({ detection: local === "report" ? report : { ...report, devices: [] } });
+    const js = row.jsAlias ?? q.js;
+    const fromJs = toSnake(await hwfit[js](row.body === undefined ? undefined : toCamel(row.body)));
+    const detection = q.targeted ? ["--detection", local === "report" ? DETECTION : EMPTY] : [];
+    const fromCli = cli([row.alias ?? q.name, ...row.cli, ...detection]);
+    if (q.name === "template") {
+      // The CLI also renders the file from the decision.
+      assert.equal(typeof fromCli.content, "string");
+      delete fromCli.content;
     }
     assert.deepEqual(fromJs, overHttp, "npm package vs HTTP");
     assert.deepEqual(fromCli, overHttp, "CLI vs HTTP");
+    if (row.local === "empty") {
+      // Nothing detected: every hardware type with a reference device.
+      assert.ok(JSON.stringify(overHttp).includes("cuda"), "the fallback covers every type");
+    }
   });
 }
 
 test("an unknown model is the same error everywhere", async () => {
-  const res = await fetch(base + "/hardware/select", {
+  const res = await fetch(servers.report.base + "/hardware/select", {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ model_name: "no-such-model-xyz", hardware: ["cpu"] }),

@@ -127,19 +127,21 @@ test("charts: the five charts of a matrix, from the package's charts module", as
 
 test("every question of the core is an export", async () => {
   assert.equal(hwfit.model({ modelName: "gpt2" }).family, "text_generation");
-  assert.ok(Object.keys(hwfit.compat()).length > 0);
+  assert.ok(Object.keys(hwfit.compatibility()).length > 0);
+  assert.deepEqual(hwfit.compat(), hwfit.compatibility(), "compat() is an alias");
   const b = await hwfit.batchSelect({ models: [{ name: "gpt2" }, { name: "bert-base-uncased" }], hardware: ["cpu", "cuda"] });
   assert.deepEqual(Object.keys(b).sort(), ["bert-base-uncased", "gpt2"]);
   const a = await hwfit.analyze({ modelName: "bert-base-uncased", hardware: ["cpu"], batchSizes: [1, 4] });
   assert.deepEqual(a.batchSizes, [1, 4]);
   assert.ok(a.inference.performance["4"].cpu.throughput > 0);
-  const map = hwfit.map({ hardware: ["cpu", "cuda"], batchSizes: [1] });
+  const map = await hwfit.map({ hardware: ["cpu", "cuda"], batchSizes: [1] });
   assert.ok("text_generation" in map.modelFamilies, JSON.stringify(Object.keys(map)));
   assert.ok(hwfit.distributed({ modelName: "gpt2", gpuCount: 2, batchSize: 8 }).gpuCount === 2);
-  assert.ok(hwfit.resourcePool({ models: ["gpt2", "bert-base-uncased"], hardware: ["cuda"] }));
-  assert.ok(hwfit.recommend({ task: "text-classification", hardware: ["cpu"] }));
-  assert.ok(hwfit.compatible({ models: ["gpt2", "bert-base-uncased"], hardware: "cpu" }));
-  assert.equal(typeof hwfit.template({ modelName: "bert-base-uncased", hardware: "cuda" }).template, "string");
+  assert.ok(await hwfit.resourcePool({ models: ["gpt2", "bert-base-uncased"], hardware: ["cuda"] }));
+  assert.ok(await hwfit.recommend({ task: "text-classification", hardware: ["cpu"] }));
+  const compatible = hwfit.compatibleModels({ models: ["gpt2", "bert-base-uncased"], hardware: "cpu" });
+  assert.deepEqual(hwfit.compatible({ models: ["gpt2", "bert-base-uncased"], hardware: "cpu" }), compatible, "compatible() is an alias");
+  assert.equal(typeof (await hwfit.template({ modelName: "bert-base-uncased", hardware: "cuda" })).template, "string");
   assert.ok(hwfit.devices({ hardware: "cuda" }).every((d) => d.hardwareType === "cuda"));
   assert.ok(hwfit.models({ family: "vision" }).every((m) => m.family === "vision"));
 });

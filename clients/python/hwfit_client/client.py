@@ -21,6 +21,7 @@ from collections.abc import Iterable, Mapping
 from http.client import HTTPException, responses
 from typing import Any, Dict, List, Optional, Sequence, Union
 
+from .questions import QUESTIONS, Question
 from .errors import ConnectionFailed, HwfitError, error_for_status
 
 __all__ = ["HardwareSelectionClient", "DEFAULT_BASE_URL", "torch_device_string"]
@@ -353,6 +354,32 @@ class HardwareSelectionClient:
                 url=self.base_url + path,
             )
         return answer
+
+    # ------------------------------------------------------------------ questions
+
+    def ask(self, question: str, request: Optional[Mapping[str, Any]] = None, **fields: Any) -> Any:
+        """Ask any of the core's questions by its one name (``"select"``, ``"batch-select"``,
+        ``"resource_pool"`` …; the CLI's, JS's or Python's spelling, or a former alias) with a
+        request of IPFS Accelerate's field names, given as a mapping and/or keywords.
+
+        The same question asked with ``hwfit <name> … --json`` or the npm package's export gives
+        the same answer. ``questions`` lists them; every question also has a method of its
+        Python name (``client.resource_pool(models=[...])``).
+
+        Raises:
+            ValueError: no question has that name.
+        """
+        q = _question(question)
+        body = {**(request or {}), **fields}
+        if q.method == "GET":
+            params = {k: (",".join(map(str, v)) if isinstance(v, (list, tuple)) else v) for k, v in body.items()}
+            return self._get(q.path, params)
+        return self.request("POST", q.path, body=_compact(body))
+
+    @staticmethod
+    def questions() -> List[Question]:
+        """The questions this client can ask (the core's list: ``GET /questions``)."""
+        return list(QUESTIONS)
 
     # ------------------------------------------------------------------ system
 
@@ -802,3 +829,30 @@ class HardwareSelectionClient:
 
     #: Name used by the IPFS Accelerate client.
     get_optimal_device = get_torch_device
+
+
+def _question(name: str) -> Question:
+    key = name.strip().lower().replace("_", "-")
+    for q in QUESTIONS:
+        if key == q.name or key in q.aliases:
+            return q
+    known = ", ".join(q.name for q in QUESTIONS)
+    raise ValueError(f"no question named {name!r} (the questions: {known})")
+
+
+def _question_method(q: Question) -> Any:
+    def method(self: "HardwareSelectionClient", request: Optional[Mapping[str, Any]] = None, **fields: Any) -> Any:
+        return self.ask(q.name, request, **fields)
+
+    method.__name__ = q.python
+    method.__qualname__ = f"HardwareSelectionClient.{q.python}"
+    local = " On the server's own devices when no hardware is named." if q.targeted else ""
+    method.__doc__ = f"``{q.method} {q.path}``: {q.summary}.{local} Fields as in ``ask``."
+    return method
+
+
+# One method per question, named as in every face (IPFS Accelerate's names above stay as they are).
+for _q in QUESTIONS:
+    if not hasattr(HardwareSelectionClient, _q.python):
+        setattr(HardwareSelectionClient, _q.python, _question_method(_q))
+

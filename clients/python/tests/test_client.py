@@ -394,6 +394,32 @@ class PerformanceTests(ServerTest):
         self.assertGreater(cell["throughput"], 0)
 
 
+class QuestionTests(ServerTest):
+    def test_the_question_table_is_the_servers(self) -> None:
+        served = self.client.request("GET", "/questions")
+        mine = [
+            {"name": q.name, "python": q.python, "method": q.method, "path": q.path,
+             "targeted": q.targeted, "aliases": list(q.aliases), "summary": q.summary}
+            for q in self.client.questions()
+        ]
+        theirs = [{k: q[k] for k in ("name", "python", "method", "path", "targeted", "aliases", "summary")} for q in served]
+        self.assertEqual(mine, theirs, "hwfit_client/questions.py is out of date with hwfit questions --json")
+
+    def test_every_question_is_a_method_and_ask_takes_every_spelling(self) -> None:
+        for q in self.client.questions():
+            self.assertTrue(callable(getattr(self.client, q.python)), q.python)
+        pool = self.client.resource_pool(models=["gpt2"], hardware=["cpu"])
+        self.assertEqual(pool, self.client.ask("resource-config", {"models": ["gpt2"], "hardware": ["cpu"]}))
+        self.assertEqual(pool, self.client.ask("resource_pool", models=["gpt2"], hardware="cpu"))
+        devices = self.client.devices(hardware="rocm")
+        self.assertTrue(devices and all(d["hardware_type"] == "rocm" for d in devices))
+        self.assertIn("embedding", self.client.compatibility()["model_families"])
+        with self.assertRaises(ValueError):
+            self.client.ask("no-such-question")
+        with self.assertRaises(NotFoundError):
+            self.client.select(model_name="no-such-model-xyz", hardware=["cpu"])
+
+
 class CatalogTests(ServerTest):
     def test_classify_model(self) -> None:
         r = self.client.classify_model("bert-base-uncased")

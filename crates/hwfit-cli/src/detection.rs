@@ -40,7 +40,9 @@ fn local<Q: Question>(question: &Q, args: &DetectionArgs, hwfit: &Hwfit) -> Resu
         output::note(&format!("detected but not predicted: {}", found.skipped.join("; ")));
     }
     if found.candidates.is_empty() {
-        output::note("no detected device can be predicted on: answering for every hardware type with a reference device");
+        output::note(
+            "no detected device can be predicted on: answering for every hardware type with a reference device",
+        );
     }
     Ok(found.candidates)
 }

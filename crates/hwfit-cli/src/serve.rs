@@ -49,13 +49,8 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     } else {
         addr
     };
-    runtime.block_on(hwfit_server::serve(
-        &addr,
-        hwfit,
-        host,
-        database,
-        &options,
-        |bound| output::text(&format!("hwfit serve: listening on http://{bound}")),
-    ))?;
+    runtime.block_on(hwfit_server::serve(&addr, hwfit, host, database, &options, |bound| {
+        output::text(&format!("hwfit serve: listening on http://{bound}"))
+    }))?;
     Ok(())
 }

@@ -124,6 +124,14 @@ pub enum CoreError {
     /// A measurement file (fitting data) that cannot be read.
     #[error("measured data: {0}")]
     InvalidMeasurements(String),
+    /// A data file built into hwfit does not parse (a bug: tests parse every one).
+    #[error("built-in data {file} is broken: {message}")]
+    BrokenBuiltinData {
+        /// The file, relative to the repository.
+        file: &'static str,
+        /// What the parser said.
+        message: String,
+    },
     /// A request that cannot be answered as asked.
     #[error("{0}")]
     InvalidRequest(String),
@@ -167,7 +175,7 @@ impl CoreError {
             Self::InvalidNumber { .. } | Self::SequenceTooLong { .. } | Self::UnknownValue { .. } => {
                 ErrorKind::OutOfRange
             }
-            Self::MissingCoefficients => ErrorKind::Internal,
+            Self::MissingCoefficients | Self::BrokenBuiltinData { .. } => ErrorKind::Internal,
             _ => ErrorKind::Invalid,
         }
     }

@@ -171,7 +171,10 @@ impl TractPredictor {
             .plan
             .run(tvec!(Tensor::from(input).into()))
             .map_err(|e| LearnError::Model(format!("tract: {e:#}")))?;
-        let view = outputs[0]
+        let first = outputs
+            .first()
+            .ok_or_else(|| LearnError::Model(String::from("the model has no output")))?;
+        let view = first
             .to_plain_array_view::<f32>()
             .map_err(|e| LearnError::Model(format!("tract: {e:#}")))?;
         view.iter()

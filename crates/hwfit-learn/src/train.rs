@@ -8,8 +8,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use hwfit_core::perf::fitting::MeasuredStep;
 use hwfit_core::perf::fit::{fit, summarize, Accuracy, Sample};
+use hwfit_core::perf::fitting::MeasuredStep;
 use hwfit_core::perf::learned::{feature_names, FeatureRange, LearnedDomain};
 use hwfit_core::perf::{PerfModel, WorkloadClass};
 use hwfit_core::HardwareType;

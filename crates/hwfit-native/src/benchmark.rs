@@ -3,8 +3,8 @@
 
 use std::sync::Barrier;
 
-use hwfit_bench::{cpu, gpu, BenchConfig};
 use hwfit_core::Measurement;
+use hwfit_microbench::{cpu, gpu, BenchConfig};
 
 use crate::adapters::AdapterReport;
 use crate::cpu::CpuInfo;

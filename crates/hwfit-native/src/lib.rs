@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 pub use hwfit_core::detect::{candidates, DetectedCandidates};
-pub use hwfit_bench::BenchConfig;
+pub use hwfit_microbench::BenchConfig;
 pub use report::{DetectedDevice, DetectionReport, GpuAdapter, MpsReport, Profile};
 
 /// Default maximum age of a cached report.

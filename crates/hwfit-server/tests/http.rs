@@ -5,7 +5,7 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use hwfit_core::Hwfit;
-use hwfit_server::ServerOptions;
+use hwfit_server::{HostHardware, ServerOptions};
 use serde_json::{json, Value};
 
 struct Server {
@@ -19,10 +19,18 @@ async fn start(options: ServerOptions) -> Server {
 }
 
 async fn start_with(options: ServerOptions, database: Option<Box<dyn hwfit_db::Store + Send>>) -> Server {
+    start_on(options, database, HostHardware::Off).await
+}
+
+async fn start_on(
+    options: ServerOptions,
+    database: Option<Box<dyn hwfit_db::Store + Send>>,
+    host: HostHardware,
+) -> Server {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr: SocketAddr = listener.local_addr().unwrap();
     let app = hwfit_server::router(
-        hwfit_server::AppState::new(Hwfit::builtin().unwrap(), hwfit_server::HostHardware::Off, database),
+        hwfit_server::AppState::new(Hwfit::builtin().unwrap(), host, database),
         &options,
     )
     .unwrap();
@@ -363,7 +371,18 @@ async fn the_openapi_document_lists_exactly_the_served_routes() {
     assert_eq!(status, 200);
     assert_eq!(doc["openapi"], "3.1.0");
     let paths = doc["paths"].as_object().unwrap();
-    assert_eq!(paths.len(), hwfit_server::routes::ROUTES.len());
+    let routes = hwfit_server::routes::routes();
+    let documented: usize = paths.values().map(|ops| ops.as_object().unwrap().len()).sum();
+    assert_eq!(documented, routes.len());
+    // Every question of the core's list is routed, its operation named as in JS.
+    for q in hwfit_core::api::questions() {
+        let op = &paths[q.path][q.method.as_str().to_ascii_lowercase()];
+        assert_eq!(op["operationId"], q.js.as_str(), "{} {}", q.method.as_str(), q.path);
+        assert_eq!(op["summary"], q.summary);
+    }
+    let (status, listed) = get(&s.base, "/questions").await;
+    assert_eq!(status, 200);
+    assert_eq!(listed, serde_json::to_value(hwfit_core::api::questions()).unwrap());
     let client = reqwest::Client::new();
     for (path, ops) in paths {
         for (method, op) in ops.as_object().unwrap() {
@@ -481,4 +500,40 @@ async fn the_benchmark_database_is_served() {
     let (_, health) = get(&plain.base, "/health").await;
     assert_eq!(health["database_connected"], false);
     let _ = plain.stop.send(());
+}
+
+/// The local-device rule over HTTP: a question naming no hardware runs on the host's devices (here a
+/// recorded detection report: one measured CPU), and with none on every hardware type.
+#[tokio::test]
+async fn questions_naming_no_hardware_run_on_the_hosts_devices() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../hwfit-cli/tests/fixtures/detection_ci_2core_llvmpipe.json"
+    ))
+    .unwrap();
+    let report: hwfit_core::detect::DetectionReport = serde_json::from_str(&text).unwrap();
+    let empty = hwfit_core::detect::DetectionReport {
+        devices: Vec::new(),
+        ..report.clone()
+    };
+    let local = start_on(ServerOptions::default(), None, HostHardware::Report(Box::new(report))).await;
+    let none = start_on(ServerOptions::default(), None, HostHardware::Report(Box::new(empty))).await;
+    for (path, body) in [
+        ("/hardware/select", r#"{"model_name": "gpt2"}"#),
+        ("/performance/matrix", r#"{"models": ["gpt2"], "batch_sizes": [1]}"#),
+        ("/resources/pool", r#"{"models": ["gpt2"]}"#),
+    ] {
+        let (status, on_host) = post(&local.base, path, body).await;
+        assert_eq!(status, 200, "{on_host}");
+        let (status, everywhere) = post(&none.base, path, body).await;
+        assert_eq!(status, 200, "{everywhere}");
+        let (on_host, everywhere) = (on_host.to_string(), everywhere.to_string());
+        assert!(!on_host.contains("\"cuda\""), "{path}: only the host's CPU: {on_host}");
+        assert!(
+            everywhere.contains("\"cuda\""),
+            "{path}: every hardware type: {everywhere}"
+        );
+    }
+    let _ = local.stop.send(());
+    let _ = none.stop.send(());
 }

@@ -279,7 +279,9 @@ pub fn configure(#[wasm_bindgen(unchecked_param_type = "ConfigureOptions")] opti
         let report = value
             .map(serde_json::from_value::<hwfit_core::detect::DetectionReport>)
             .transpose()
-            .map_err(|e| js_sys::TypeError::new(&format!("configure: detection is not a hwfit detection report: {e}")))?;
+            .map_err(|e| {
+                js_sys::TypeError::new(&format!("configure: detection is not a hwfit detection report: {e}"))
+            })?;
         DETECTION.with_borrow_mut(|slot| *slot = report.map(Rc::new));
     }
     if let Some(value) = options.selection_config {

@@ -1,4 +1,4 @@
-//! `benchmark()`: the package's benchmark module (`bench/hwfit_bench.js`, crate `hwfit-wasm-bench`:
+//! `benchmark()`: the package's benchmark module (`bench/hwfit_microbench.js`, crate `hwfit-wasm-microbench`:
 //! the WGSL microbenchmark through wgpu's WebGPU back-end and the CPU kernel compiled to wasm),
 //! imported on first use (see `modules.rs`).
 
@@ -22,7 +22,7 @@ pub(crate) async fn run(options: JsValue) -> Result<BenchmarkReport, JsValue> {
     } else {
         from_js(options, "benchmark")?
     };
-    hwfit_wasm_bench::run(&options).await
+    hwfit_wasm_microbench::run(&options).await
 }
 
 /// Runs the microbenchmarks: `{noGpu?, noCpu?, powerPreference?}` → `{gpu, gpuError?, cpu}`. The

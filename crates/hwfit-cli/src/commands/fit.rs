@@ -2,8 +2,8 @@
 //! report its accuracy. The rules and the fit are the core's (`hwfit_core::perf::fitting`).
 
 use anyhow::{Context, Result};
-use hwfit_core::perf::fitting::{fit_model, FitReport, MeasuredData};
 use hwfit_core::perf::fit::Accuracy;
+use hwfit_core::perf::fitting::{fit_model, FitReport, MeasuredData};
 
 use crate::cli::FitArgs;
 use crate::output;

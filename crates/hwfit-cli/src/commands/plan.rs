@@ -116,7 +116,11 @@ pub fn map(args: &MapArgs) -> Result<()> {
         devices,
         device_spec,
     };
-    let map = detection::ask(&model_input::hwfit(args.config.config.as_deref())?, &request, &args.detection)?;
+    let map = detection::ask(
+        &model_input::hwfit(args.config.config.as_deref())?,
+        &request,
+        &args.detection,
+    )?;
     emit(&map, args.output.as_deref())
 }
 

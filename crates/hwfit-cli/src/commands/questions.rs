@@ -17,7 +17,11 @@ pub fn run(json: bool) -> Result<()> {
             q.js.clone(),
             q.python.clone(),
             format!("{} {}", q.method.as_str(), q.path),
-            if q.targeted { "when none named".into() } else { "-".into() },
+            if q.targeted {
+                "when none named".into()
+            } else {
+                "-".into()
+            },
             q.aliases.join(", "),
         ]);
     }

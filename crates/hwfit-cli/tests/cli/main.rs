@@ -1,7 +1,7 @@
 //! End-to-end tests of the `hwfit` binary: JSON outputs as insta snapshots, human output and errors.
 
 mod classify;
-mod compat;
+mod compatibility;
 mod detect;
 mod errors;
 mod models;

@@ -1,8 +1,25 @@
 use crate::{repo_root, run_json, run_ok};
 
+/// Every catalog row names a unique model with parameters and a family; the digest counts the rows
+/// per family.
 #[test]
 fn models_json_lists_the_catalog() {
-    insta::assert_json_snapshot!(run_json(&["models", "--json"]));
+    let v = run_json(&["models", "--json"]);
+    let rows = v.as_array().unwrap();
+    let mut names = std::collections::BTreeSet::new();
+    let mut per_family = std::collections::BTreeMap::<String, usize>::new();
+    for r in rows {
+        assert!(
+            names.insert(r["name"].as_str().unwrap().to_owned()),
+            "{} twice",
+            r["name"]
+        );
+        assert!(r["parameters"].as_u64().unwrap() > 0, "{r}");
+        *per_family.entry(r["family"].as_str().unwrap().to_owned()).or_default() += 1;
+    }
+    assert!(rows.len() >= 60, "{} models", rows.len());
+    assert_eq!(per_family.len(), 5, "{per_family:?}");
+    insta::assert_json_snapshot!(per_family);
 }
 
 #[test]

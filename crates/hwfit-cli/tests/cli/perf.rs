@@ -1,8 +1,23 @@
 use crate::{run_err, run_json, run_ok};
 
+/// Every curated device has an id, a hardware type, memory, bandwidth, an FP32 rate and a source;
+/// the digest counts them per hardware type.
 #[test]
 fn devices_json() {
-    insta::assert_json_snapshot!(run_json(&["devices", "--json"]));
+    let v = run_json(&["devices", "--json"]);
+    let mut ids = std::collections::BTreeSet::new();
+    let mut per_type = std::collections::BTreeMap::<String, usize>::new();
+    for d in v.as_array().unwrap() {
+        assert!(ids.insert(d["id"].as_str().unwrap().to_owned()), "{} twice", d["id"]);
+        assert!(d["memory_gb"].as_f64().unwrap() > 0.0, "{d}");
+        assert!(d["memory_bandwidth_gbs"].as_f64().unwrap() > 0.0, "{d}");
+        assert!(d["dense_tflops"]["fp32"].as_f64().unwrap() > 0.0, "{d}");
+        assert!(!d["source"].as_str().unwrap_or_default().is_empty(), "{d}");
+        *per_type
+            .entry(d["hardware_type"].as_str().unwrap().to_owned())
+            .or_default() += 1;
+    }
+    insta::assert_json_snapshot!(per_type);
 }
 
 #[test]
@@ -177,9 +192,41 @@ fn hwfit_core_webgpu_overhead() -> f64 {
         .unwrap()
 }
 
+/// The fit's report: accuracy figures are shares and errors in range, every residual names its
+/// device; the digest is the summary (samples and accuracy of each part), not the residuals.
 #[test]
 fn fit_json() {
-    insta::assert_json_snapshot!(run_json(&["fit", "--json"]));
+    let v = run_json(&["fit", "--json"]);
+    let share = |x: &serde_json::Value| {
+        let x = x.as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&x) || (0.0..=100.0).contains(&x), "{x}");
+    };
+    for part in ["in_sample", "cross_validated_by_device", "memory"] {
+        share(&v[part]["within_25_percent"]);
+        assert!(v[part]["median_abs_log_error"].as_f64().unwrap() >= 0.0);
+    }
+    for r in v["residuals"].as_array().unwrap() {
+        assert!(r.is_object(), "{r}");
+    }
+    assert_eq!(
+        v["residuals"].as_array().unwrap().len() as u64,
+        v["in_sample"]["samples"].as_u64().unwrap()
+    );
+    let r3 = |x: &serde_json::Value| (x.as_f64().unwrap() * 1000.0).round() / 1000.0;
+    let accuracy = |a: &serde_json::Value| {
+        serde_json::json!({ "samples": a["samples"], "within_25_percent": r3(&a["within_25_percent"]),
+                            "median_abs_log_error": r3(&a["median_abs_log_error"]) })
+    };
+    let digest = serde_json::json!({
+        "in_sample": accuracy(&v["in_sample"]),
+        "cross_validated_by_device": accuracy(&v["cross_validated_by_device"]),
+        "memory": { "samples": v["memory"]["samples"].as_array().unwrap().len(),
+                    "within_25_percent": r3(&v["memory"]["within_25_percent"]) },
+        "browser": { "cases": v["browser"]["cases"], "right_in_sample": r3(&v["browser"]["right_in_sample"]),
+                     "right_leave_one_source_out": r3(&v["browser"]["right_leave_one_source_out"]) },
+        "excluded": v["excluded"].as_array().unwrap().len(),
+    });
+    insta::assert_json_snapshot!(digest);
 }
 
 #[test]

@@ -82,9 +82,27 @@ fn matrix_visualize_writes_the_five_charts() {
     assert!(precision.contains(r#"data-series="fp16""#));
 }
 
+/// The map has a recommendation among the hardware named for every family, size and mode; the
+/// digest is each family's primary per model size and mode.
 #[test]
 fn map_json() {
-    insta::assert_json_snapshot!(run_json(&["map", "--hardware", "cuda,cpu,mps", "--json"]));
+    let v = run_json(&["map", "--hardware", "cuda,cpu,mps", "--json"]);
+    assert_eq!(v["hardware_platforms"], serde_json::json!(["cuda", "cpu", "mps"]));
+    let mut digest = std::collections::BTreeMap::new();
+    for (family, part) in v["model_families"].as_object().unwrap() {
+        for (size, modes) in part["model_sizes"].as_object().unwrap() {
+            for (mode, cell) in modes.as_object().unwrap() {
+                let primary = cell["primary"].as_str().unwrap_or("none");
+                assert!(
+                    ["cuda", "cpu", "mps", "none"].contains(&primary),
+                    "{family}/{size}/{mode}: {cell}"
+                );
+                digest.insert(format!("{family}/{size}/{mode}"), primary.to_owned());
+            }
+        }
+    }
+    assert!(digest.len() >= 10, "{digest:?}");
+    insta::assert_json_snapshot!(digest);
 }
 
 #[test]
@@ -122,9 +140,9 @@ fn distributed_writes_the_deepspeed_config() {
 }
 
 #[test]
-fn resource_config_json() {
+fn resource_pool_json() {
     insta::assert_json_snapshot!(run_json(&[
-        "resource-config",
+        "resource-pool",
         "bert-base-uncased",
         "t5-small",
         "clip-vit-base-patch32",
@@ -147,9 +165,9 @@ fn recommend_json() {
 }
 
 #[test]
-fn compatible_json() {
+fn compatible_models_json() {
     insta::assert_json_snapshot!(run_json(&[
-        "compatible",
+        "compatible-models",
         "--hardware",
         "mps",
         "bert-base-uncased",
@@ -193,6 +211,54 @@ fn plan_errors() {
     assert!(run_err(&["matrix", "--models", ","]).contains("the list of models is empty"));
     assert!(run_err(&["matrix", "--batch-sizes", "1,x"]).contains("invalid value 'x'"));
     assert!(run_err(&["matrix", "--batch-sizes", "8,0"]).contains("invalid batch_size: 0"));
-    assert!(run_err(&["compatible", "gpt2"]).contains("--hardware"));
-    assert!(run_err(&["resource-config"]).contains("required"));
+    assert!(run_err(&["compatible-models", "gpt2"]).contains("--hardware"));
+    assert!(run_err(&["resource-pool"]).contains("required"));
+}
+
+/// The former names of renamed questions keep working and give the same answers.
+#[test]
+fn former_names_are_aliases() {
+    for (old, new) in [
+        (
+            &["resource-config", "gpt2", "--hardware", "cpu", "--json"][..],
+            &["resource-pool", "gpt2", "--hardware", "cpu", "--json"][..],
+        ),
+        (
+            &["batch", "gpt2", "--hardware", "cpu", "--json"],
+            &["batch-select", "gpt2", "--hardware", "cpu", "--json"],
+        ),
+        (
+            &["compatible", "gpt2", "--hardware", "cpu", "--json"],
+            &["compatible-models", "gpt2", "--hardware", "cpu", "--json"],
+        ),
+        (&["models", "gpt2", "--json"], &["model", "gpt2", "--json"]),
+    ] {
+        assert_eq!(run_json(old), run_json(new), "{old:?}");
+    }
+    let help = run_ok(&["--help"]);
+    assert!(
+        help.contains("aliases: batch") || help.contains("alias: batch"),
+        "{help}"
+    );
+}
+
+/// `hwfit questions` lists the core's questions with their name in every face.
+#[test]
+fn questions_lists_every_question() {
+    let v = run_json(&["questions", "--json"]);
+    let list = v.as_array().unwrap();
+    assert_eq!(list.len(), 17);
+    let select = list.iter().find(|q| q["name"] == "select").unwrap();
+    assert_eq!(select["path"], "/hardware/select");
+    assert_eq!(select["method"], "POST");
+    assert_eq!(select["targeted"], true);
+    let pool = list.iter().find(|q| q["name"] == "resource-pool").unwrap();
+    assert_eq!(
+        (pool["js"].as_str(), pool["python"].as_str()),
+        (Some("resourcePool"), Some("resource_pool"))
+    );
+    // Every question is a subcommand.
+    for q in list {
+        run_ok(&[q["name"].as_str().unwrap(), "--help"]);
+    }
 }

@@ -225,7 +225,8 @@ impl Question for DevicesRequest {
     const NAME: &'static str = "devices";
     const METHOD: HttpMethod = HttpMethod::Get;
     const PATH: &'static str = "/devices";
-    const SUMMARY: &'static str = "The device catalog with sourced specs (optionally one hardware type's part, or a search)";
+    const SUMMARY: &'static str =
+        "The device catalog with sourced specs (optionally one hardware type's part, or a search)";
     untargeted!();
     fn ask<'h>(&self, hwfit: &'h Hwfit, _: &[crate::Candidate]) -> Result<Vec<&'h Device>, CoreError> {
         Ok(hwfit.devices(self))

@@ -30,11 +30,12 @@ mod targets;
 mod template;
 
 pub use describe::{
-    ClassifyModelRequest, CompatibilityRequest, DevicesRequest, ModelDetail, ModelRequest, ModelsRequest, ResourcesAnswer, ResourcesRequest,
+    ClassifyModelRequest, CompatibilityRequest, DevicesRequest, ModelDetail, ModelRequest, ModelsRequest,
+    ResourcesAnswer, ResourcesRequest,
 };
 pub use performance::{
-    AnalyzeRequest, BatchEntry, BatchModel, BatchSelectRequest, BatchSelection, ModeAnalysis, ModelAnalysis, PerformanceSummary,
-    PredictAnswer, PredictEntry, PredictRequest, SelectRequest,
+    AnalyzeRequest, BatchEntry, BatchModel, BatchSelectRequest, BatchSelection, ModeAnalysis, ModelAnalysis,
+    PerformanceSummary, PredictAnswer, PredictEntry, PredictRequest, SelectRequest,
 };
 pub use planning::{
     CompatibleRequest, DistributedPlanRequest, MapRequest, MatrixRequest, RecommendRequest, ResourcePoolRequest,
@@ -61,8 +62,8 @@ impl Hwfit {
     pub fn builtin() -> Result<Self, CoreError> {
         Ok(Self {
             catalog: Catalog::builtin(),
-            devices: DeviceCatalog::builtin(),
-            classifier: Classifier::builtin(),
+            devices: DeviceCatalog::try_builtin()?,
+            classifier: Classifier::try_builtin()?,
             perf: PerfModel::builtin()?,
             selection: SelectionConfig::default(),
         })
@@ -123,7 +124,11 @@ impl Hwfit {
 
     /// Answers any question: on `local` (the devices the face found) where the question may run
     /// on local devices and the request names no hardware; see [`Question`] for the rule.
-    pub fn ask<'h, Q: Question>(&'h self, question: &Q, local: &[crate::Candidate]) -> Result<Q::Answer<'h>, CoreError> {
+    pub fn ask<'h, Q: Question>(
+        &'h self,
+        question: &Q,
+        local: &[crate::Candidate],
+    ) -> Result<Q::Answer<'h>, CoreError> {
         question.ask(self, local)
     }
 

@@ -6,8 +6,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use super::targets::{keys, resolve_candidates, HardwareList};
 use super::question::{targeted, HttpMethod, Question};
+use super::targets::{keys, resolve_candidates, HardwareList};
 use super::{defaults, Hwfit};
 use crate::plan::distributed::{plan_distributed, DistributedConfig, DistributedRequest};
 use crate::{
@@ -503,11 +503,7 @@ impl Hwfit {
 
     /// Selects hardware for each model of a batch; a model that cannot be resolved is an error
     /// naming it.
-    pub fn batch_select(
-        &self,
-        req: &BatchSelectRequest,
-        local: &[Candidate],
-    ) -> Result<BatchSelection, CoreError> {
+    pub fn batch_select(&self, req: &BatchSelectRequest, local: &[Candidate]) -> Result<BatchSelection, CoreError> {
         if req.models.is_empty() {
             return Err(CoreError::EmptyList { what: "models" });
         }

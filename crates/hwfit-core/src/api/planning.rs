@@ -5,8 +5,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use super::targets::{one_candidate, resolve_candidates, HardwareList};
 use super::question::{targeted, untargeted, HttpMethod, Question};
+use super::targets::{one_candidate, resolve_candidates, HardwareList};
 use super::{defaults, Hwfit};
 use crate::plan::distributed::{plan_distributed, DistributedConfig, DistributedRequest};
 use crate::plan::map::{selection_map, SelectionMap};
@@ -208,7 +208,8 @@ impl Question for DistributedPlanRequest {
     const NAME: &'static str = "distributed";
     const METHOD: HttpMethod = HttpMethod::Post;
     const PATH: &'static str = "/training/distributed";
-    const SUMMARY: &'static str = "Plan distributed training: strategy, batches, memory, torchrun and DeepSpeed configs";
+    const SUMMARY: &'static str =
+        "Plan distributed training: strategy, batches, memory, torchrun and DeepSpeed configs";
     untargeted!();
     fn ask<'h>(&self, hwfit: &'h Hwfit, _: &[Candidate]) -> Result<DistributedConfig, CoreError> {
         hwfit.distributed(self)

@@ -255,11 +255,23 @@ mod tests {
             for alias in &q.aliases {
                 assert!(names.insert(alias), "{alias} twice");
             }
-            assert!(routes.insert((q.method, q.path)), "{} {} twice", q.method.as_str(), q.path);
-            assert!(q.name.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'), "{}", q.name);
+            assert!(
+                routes.insert((q.method, q.path)),
+                "{} {} twice",
+                q.method.as_str(),
+                q.path
+            );
+            assert!(
+                q.name.bytes().all(|b| b.is_ascii_lowercase() || b == b'-'),
+                "{}",
+                q.name
+            );
         }
         let batch = all.iter().find(|q| q.name == "batch-select").unwrap();
-        assert_eq!((batch.js.as_str(), batch.python.as_str()), ("batchSelect", "batch_select"));
+        assert_eq!(
+            (batch.js.as_str(), batch.python.as_str()),
+            ("batchSelect", "batch_select")
+        );
         assert_eq!(batch.aliases, ["batch"]);
     }
 
@@ -270,7 +282,12 @@ mod tests {
             fn visit<Q: Question>(&mut self) {
                 let empty = Q::default();
                 assert_eq!(empty.targets().is_some(), Q::TARGETED, "{}", Q::NAME);
-                assert_eq!(empty.needs_local(), Q::TARGETED, "{}: a request naming nothing", Q::NAME);
+                assert_eq!(
+                    empty.needs_local(),
+                    Q::TARGETED,
+                    "{}: a request naming nothing",
+                    Q::NAME
+                );
             }
         }
         visit_questions(&mut Check);

@@ -6,8 +6,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use super::targets::{resolve_candidates, HardwareList};
 use super::question::{targeted, HttpMethod, Question};
+use super::targets::{resolve_candidates, HardwareList};
 use super::{defaults, Hwfit};
 use crate::{
     select_hardware, Candidate, CoreError, Family, HardwareType, Mode, Precision, SelectionRequest, Subfamily,
@@ -179,8 +179,13 @@ impl Hwfit {
         } else {
             req.hardware.clone()
         };
-        let candidates: Vec<Candidate> =
-            resolve_candidates(&self.devices, &hardware, &req.devices, req.device_spec.as_ref(), &usable)?;
+        let candidates: Vec<Candidate> = resolve_candidates(
+            &self.devices,
+            &hardware,
+            &req.devices,
+            req.device_spec.as_ref(),
+            &usable,
+        )?;
         let on_gpu = |c: &Candidate| !matches!(c.device.hardware_type, HardwareType::Cpu | HardwareType::Wasm);
         let precision = req.precision.unwrap_or(
             if req.runtime == StarterRuntime::Pytorch && candidates.iter().any(on_gpu) {

@@ -87,10 +87,12 @@ pub fn parse_definitions(json: &str) -> Result<SortedMap<String, FamilyDefinitio
     Ok(defs)
 }
 
-/// The built-in definitions.
-#[must_use]
-pub fn builtin_definitions() -> SortedMap<String, FamilyDefinition> {
-    parse_definitions(BUILTIN_JSON).unwrap_or_default()
+/// The built-in definitions (`crates/hwfit-core/data/families.json`), or the error naming that file.
+pub fn builtin_definitions() -> Result<SortedMap<String, FamilyDefinition>, CoreError> {
+    parse_definitions(BUILTIN_JSON).map_err(|e| CoreError::BrokenBuiltinData {
+        file: "crates/hwfit-core/data/families.json",
+        message: alloc::format!("{e}"),
+    })
 }
 
 #[cfg(test)]

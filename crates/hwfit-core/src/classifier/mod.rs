@@ -187,9 +187,18 @@ fn round3(x: f64) -> f64 {
 
 impl Classifier {
     /// A classifier over the built-in family definitions.
+    ///
+    /// # Panics
+    /// If the embedded `families.json` does not parse (a test checks it does); the faces use
+    /// [`crate::Hwfit::builtin`], which returns the error instead.
     #[must_use]
     pub fn builtin() -> Self {
-        Self::from_definitions(builtin_definitions())
+        Self::try_builtin().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// The classifier over the built-in definitions, or the error naming their file.
+    pub fn try_builtin() -> Result<Self, CoreError> {
+        Ok(Self::from_definitions(builtin_definitions()?))
     }
 
     /// A classifier over the given definitions only.
@@ -228,7 +237,7 @@ impl Classifier {
     pub fn with_custom_definitions(json: &str) -> Result<Self, CoreError> {
         let custom = parse_definitions(json)?;
         let names: Vec<String> = custom.keys().cloned().collect();
-        let mut defs = builtin_definitions();
+        let mut defs = builtin_definitions()?;
         defs.extend(custom);
         Ok(Self::compile(defs, &names))
     }

@@ -212,16 +212,29 @@ pub struct DeviceCatalog {
 }
 
 impl DeviceCatalog {
-    /// The devices hwfit knows out of the box.
-    #[must_use]
-    pub fn builtin() -> Self {
-        let file: Result<DeviceFile, _> = serde_json::from_str(BUILTIN_JSON);
-        let devices = file.map(|f| f.devices).unwrap_or_default();
-        Self {
+    /// The devices hwfit knows out of the box (`crates/hwfit-core/data/devices.json`), or the error
+    /// naming that file if it does not parse.
+    pub fn try_builtin() -> Result<Self, CoreError> {
+        let file: DeviceFile = serde_json::from_str(BUILTIN_JSON).map_err(|e| CoreError::BrokenBuiltinData {
+            file: "crates/hwfit-core/data/devices.json",
+            message: alloc::format!("{e}"),
+        })?;
+        let devices = file.devices;
+        Ok(Self {
             curated: devices.len(),
             index: resolve::Index::build(&devices),
             devices,
-        }
+        })
+    }
+
+    /// The devices hwfit knows out of the box. The faces use [`crate::Hwfit::builtin`], which
+    /// returns [`Self::try_builtin`]'s error instead.
+    ///
+    /// # Panics
+    /// If the embedded `devices.json` does not parse (a test checks it does).
+    #[must_use]
+    pub fn builtin() -> Self {
+        Self::try_builtin().unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// The curated catalog plus the bundled device database (native builds with `device-db`).

@@ -318,3 +318,55 @@ pub fn cross_validate_by_device(samples: &[Sample]) -> Accuracy {
     }
     summarize(&errors)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nelder_mead_finds_the_minimum_inside_the_box() {
+        let f = |p: [f64; 3]| (p[0] - 0.3).powi(2) + 2.0 * (p[1] - 0.7).powi(2) + 0.5 * (p[2] - 1.5).powi(2);
+        let best = nelder_mead([0.5; 3], [0.1; 3], [0.0; 3], [2.0; 3], f);
+        for (got, want) in best.iter().zip([0.3, 0.7, 1.5]) {
+            assert!((got - want).abs() < 1e-3, "{best:?}");
+        }
+    }
+
+    #[test]
+    fn nelder_mead_stays_in_the_box() {
+        // The unconstrained minimum (−1, 5, 0.5) lies outside [0, 1]³ on two axes.
+        let f = |p: [f64; 3]| (p[0] + 1.0).powi(2) + (p[1] - 5.0).powi(2) + (p[2] - 0.5).powi(2);
+        let best = nelder_mead([0.5; 3], [0.2; 3], [0.0; 3], [1.0; 3], f);
+        assert!(best.iter().all(|x| (0.0..=1.0).contains(x)), "{best:?}");
+        assert!(
+            best[0] < 1e-3 && best[1] > 1.0 - 1e-3 && (best[2] - 0.5).abs() < 1e-3,
+            "{best:?}"
+        );
+    }
+
+    #[test]
+    fn nelder_mead_is_deterministic() {
+        let f = |p: [f64; 3]| libm::cos(p[0] * 3.0) + p[1] * p[1] + libm::fabs(p[2] - 0.2);
+        let a = nelder_mead([0.4; 3], [0.1; 3], [-1.0; 3], [1.0; 3], f);
+        let b = nelder_mead([0.4; 3], [0.1; 3], [-1.0; 3], [1.0; 3], f);
+        assert_eq!(a, b);
+    }
+
+    #[test]
+    fn accuracy_counts_errors_within_25_percent() {
+        // |ln 1.2| and |ln 1.25| are within ±25 %; |ln 1.3| and a missing efficiency are not.
+        let errors = [libm::log(1.2), libm::log(1.25) - 1e-12, libm::log(1.3), f64::INFINITY];
+        let a = summarize(&errors);
+        assert_eq!(a.samples, 4);
+        assert!((a.within_25_percent - 0.5).abs() < 1e-12, "{a:?}");
+        assert!(a.median_abs_log_error > libm::log(1.25) - 1e-9 && a.median_abs_log_error < libm::log(1.3));
+        assert_eq!(summarize(&[]).within_25_percent, 0.0);
+    }
+
+    #[test]
+    fn log_space_spans_the_bounds() {
+        assert!((log_space((0.01, 1.0), 0, 5) - 0.01).abs() < 1e-12);
+        assert!((log_space((0.01, 1.0), 4, 5) - 1.0).abs() < 1e-12);
+        assert!((log_space((0.01, 1.0), 2, 5) - 0.1).abs() < 1e-12);
+    }
+}

@@ -4,9 +4,9 @@
 //! (see [`fit`]) and stored in `data/perf_fit.json`.
 
 pub mod browser;
-pub mod fitting;
 pub mod cost;
 pub mod fit;
+pub mod fitting;
 pub mod learned;
 pub mod runtime;
 

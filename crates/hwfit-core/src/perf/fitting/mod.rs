@@ -526,3 +526,98 @@ pub fn fit_model(data: &MeasuredData<'_>) -> Result<FitReport, CoreError> {
             .collect(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LLM_HEADER: &str = "model,precision,hardware,n_devices,batch_size,metric,value\n";
+
+    fn llm(row: &str) -> Result<(Workload, u32, f64, Precision), String> {
+        let text = format!("{LLM_HEADER}{row}\n");
+        let table = Table::parse(&text).unwrap();
+        llm_row(&table, &table.rows[0])?.map(|r| (r.workload, r.seq, r.value, r.precision))
+    }
+
+    #[test]
+    fn llama_bench_rows_become_decode_and_prefill_steps() {
+        // tgN generates N tokens: the average context is N/2; ppN is a prompt of N tokens.
+        assert_eq!(
+            llm("Llama 3 8B,GGUF Q4_K_M,RTX 4090,1,1,tg512,127.7"),
+            Ok((Workload::Decode, 256, 127.7, Precision::Q4KM))
+        );
+        assert_eq!(
+            llm("Llama 3 8B,GGUF Q4_K_M,RTX 4090,1,1,pp512,6898.7"),
+            Ok((Workload::Prefill, 512, 6898.7, Precision::Q4KM))
+        );
+    }
+
+    #[test]
+    fn llama_bench_rows_that_do_not_describe_one_step_are_left_out_with_why() {
+        let why = |row| llm(row).unwrap_err();
+        assert!(why("Llama 3 8B,GGUF Q4_K_M,RTX 4090,2,1,tg512,1").contains("single-device"));
+        assert!(why("Llama 3 8B,fp16,RTX 4090,1,1,tg512,1").contains("precision not stated"));
+        assert!(why("Llama 3 8B,GGUF Q4_K_M,RTX 4090,1,1,e2e,1").contains("not ppN or tgN"));
+        assert!(why("Llama 3 8B,GGUF Q4_K_M,RTX 4090,1,1,tg128,fast").contains("not a number"));
+    }
+
+    #[test]
+    fn a_missing_column_is_an_error_not_a_left_out_row() {
+        let table = Table::parse("model,precision\nx,y\n").unwrap();
+        assert!(llm_row(&table, &table.rows[0]).is_err());
+    }
+
+    fn mlperf(row: &str) -> Result<(String, f64, u32), String> {
+        let text =
+            format!("benchmark,accelerator,units,accelerators_per_node,weight_data_types,value,framework\n{row}\n");
+        let table = Table::parse(&text).unwrap();
+        mlperf_row(&table, &table.rows[0])?.map(|r| (String::from(r.model), r.value, r.seq))
+    }
+
+    #[test]
+    fn mlperf_offline_rows_are_per_accelerator_forward_steps() {
+        let (model, value, seq) = mlperf("resnet50,NVIDIA H100-SXM-80GB,samples/s,8,int8,720000,TensorRT 10").unwrap();
+        assert_eq!((model, seq), ("resnet-50", 1));
+        assert!(
+            (value - 90_000.0).abs() < 1e-9,
+            "divided by the 8 accelerators of the node"
+        );
+        assert_eq!(
+            mlperf("bert-99,NVIDIA L4,samples/s,1,int8,1000,TensorRT").unwrap().2,
+            384
+        );
+        let why = mlperf("llama2-70b-99,NVIDIA H100,tokens/s,8,fp8,1,TensorRT").unwrap_err();
+        assert!(why.contains("dataset input/output lengths"), "{why}");
+        assert!(mlperf("resnet50,N/A,samples/s,0,int8,1,x")
+            .unwrap_err()
+            .contains("accelerator not stated"));
+        assert!(mlperf("resnet50,NVIDIA L4,queries/s,1,int8,1,x")
+            .unwrap_err()
+            .contains("not samples/s"));
+    }
+
+    #[test]
+    fn the_fit_is_deterministic_and_matches_the_stored_coefficients() {
+        let data = MeasuredData {
+            llm_tokens_per_second: include_str!("../../../../../data/measured/llm_tokens_per_second.csv"),
+            mlperf_offline: include_str!("../../../../../data/measured/mlperf_inference_v4_1_offline.csv"),
+            webllm_vram: include_str!("../../../../../data/measured/webllm_vram_requirements.csv"),
+            browser_measurements: include_str!("../../../../../data/measured/browser_measurements.csv"),
+            browser_cases: include_str!("../../../../../data/measured/browser_cases.csv"),
+        };
+        let a = fit_model(&data).unwrap();
+        let b = fit_model(&data).unwrap();
+        assert_eq!(
+            serde_json::to_value(&a.coefficients).unwrap(),
+            serde_json::to_value(&b.coefficients).unwrap()
+        );
+        let stored: serde_json::Value = serde_json::from_str(include_str!("../../../data/perf_fit.json")).unwrap();
+        assert_eq!(
+            serde_json::to_value(&a.coefficients).unwrap(),
+            stored,
+            "run `hwfit fit --write crates/hwfit-core/data/perf_fit.json`"
+        );
+        assert!(a.cross_validated_by_device.samples > 50);
+        assert!(a.in_sample.within_25_percent >= a.cross_validated_by_device.within_25_percent);
+    }
+}

@@ -1,13 +1,13 @@
 //! hwfit's benchmark module for the web (`bench/hwfit_bench_bg.wasm` in the npm package, loaded by
 //! `benchmark()` and `{calibrate: true}` on first use so the questions' module stays small): the
-//! same WGSL module as the native side (hwfit-bench's `shaders/microbench.wgsl`) through wgpu's
+//! same WGSL module as the native side (hwfit-microbench's `shaders/microbench.wgsl`) through wgpu's
 //! WebGPU back-end, and the CPU kernel compiled to wasm, with the browser's sampling
 //! (`BenchConfig::browser`: ≥ 5 ms per sample, median of 3, 16 MiB copies) to stay near a second
 //! even on a software adapter. Nothing here panics across the boundary.
 
-use hwfit_bench::{cpu, gpu, BenchConfig};
 use hwfit_core::Measurement;
 use hwfit_js::{from_js, range_error, to_js, BenchmarkOptions, BenchmarkReport};
+use hwfit_microbench::{cpu, gpu, BenchConfig};
 use wasm_bindgen::prelude::*;
 
 /// Which adapter to ask for.

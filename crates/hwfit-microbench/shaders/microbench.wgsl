@@ -6,7 +6,7 @@
 // `copy`: dst[i] = src[i] over vec4<f32>; bytes read + written per dispatch = 2 × buffer size.
 //
 // `scalar` is the matmul element type. The runner uses this file as it is for f32; for f16 it puts
-// `enable f16;` in front and sets the alias to f16 (see hwfit-bench's `shader_source`).
+// `enable f16;` in front and sets the alias to f16 (see hwfit-microbench's `shader_source`).
 
 alias scalar = f32;
 

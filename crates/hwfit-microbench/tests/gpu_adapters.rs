@@ -4,8 +4,8 @@
 //! `HWFIT_REQUIRE_GPU_ADAPTER=1` (set by `scripts/ci`, which installs Mesa) makes a missing adapter a
 //! failure; elsewhere the test says it found none.
 
-use hwfit_bench::gpu::{self, GpuBench};
-use hwfit_bench::BenchConfig;
+use hwfit_microbench::gpu::{self, GpuBench};
+use hwfit_microbench::BenchConfig;
 
 fn adapters() -> Vec<wgpu::Adapter> {
     let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle());
