@@ -50,7 +50,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         addr
     };
     runtime.block_on(hwfit_server::serve(&addr, hwfit, host, database, &options, |bound| {
-        output::text(&format!("hwfit serve: listening on http://{bound}"))
+        output::text(&format!("hwfit serve: listening on http://{bound}"));
     }))?;
     Ok(())
 }

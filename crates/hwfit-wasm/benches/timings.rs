@@ -12,7 +12,7 @@ fn main() {}
 mod in_browser {
 
     use wasm_bindgen::prelude::*;
-    use wasm_bindgen_test::*;
+    use wasm_bindgen_test::{console_log, wasm_bindgen_test, wasm_bindgen_test_configure};
 
     wasm_bindgen_test_configure!(run_in_browser);
 

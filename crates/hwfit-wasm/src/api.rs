@@ -255,19 +255,28 @@ fn reply<T: Serialize>(answer: Result<T, CoreError>) -> JsResult {
 pub(crate) struct ConfigureOptions {
     /// IPFS Accelerate's selection config (snake_case keys inside, as in its JSON files); `null`
     /// restores the default.
-    #[serde(deserialize_with = "given")]
-    selection_config: Option<Option<serde_json::Value>>,
+    #[serde(deserialize_with = "setting")]
+    #[cfg_attr(feature = "typegen", schemars(with = "Option<serde_json::Value>"))]
+    selection_config: Setting,
     /// A detection report (`hwfit detect --json`, snake_case keys as printed): questions that name
     /// no hardware run on its devices instead of this browser's (the CLI's and the server's
     /// `--detection`); `null` returns to this browser's devices.
-    #[serde(deserialize_with = "given")]
+    #[serde(deserialize_with = "setting")]
     #[cfg_attr(feature = "typegen", schemars(with = "Option<serde_json::Value>"))]
-    detection: Option<Option<serde_json::Value>>,
+    detection: Setting,
 }
 
-/// A field that was given, `null` included (`Some(None)`); a missing one stays `None`.
-fn given<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<Option<T>>, D::Error> {
-    Option::deserialize(d).map(Some)
+/// A `configure()` field: left out (keep the setting), `null` (back to the default) or a value.
+#[derive(Default)]
+enum Setting {
+    #[default]
+    Keep,
+    Reset,
+    Set(serde_json::Value),
+}
+
+fn setting<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Setting, D::Error> {
+    Ok(Option::<serde_json::Value>::deserialize(d)?.map_or(Setting::Reset, Setting::Set))
 }
 
 /// Sets the selection config and the local devices every later question uses (the CLI's and the
@@ -275,23 +284,22 @@ fn given<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<
 #[wasm_bindgen]
 pub fn configure(#[wasm_bindgen(unchecked_param_type = "ConfigureOptions")] options: JsValue) -> Result<(), JsValue> {
     let options: ConfigureOptions = from_js(options, "configure")?;
-    if let Some(value) = options.detection {
-        let report = value
-            .map(serde_json::from_value::<hwfit_core::detect::DetectionReport>)
-            .transpose()
-            .map_err(|e| {
+    match options.detection {
+        Setting::Keep => {}
+        Setting::Reset => DETECTION.with_borrow_mut(|slot| *slot = None),
+        Setting::Set(value) => {
+            let report: hwfit_core::detect::DetectionReport = serde_json::from_value(value).map_err(|e| {
                 js_sys::TypeError::new(&format!("configure: detection is not a hwfit detection report: {e}"))
             })?;
-        DETECTION.with_borrow_mut(|slot| *slot = report.map(Rc::new));
+            DETECTION.with_borrow_mut(|slot| *slot = Some(Rc::new(report)));
+        }
     }
-    if let Some(value) = options.selection_config {
-        let config = match value {
-            Some(value) => SelectionConfig::from_json(&value.to_string()).map_err(|e| core_error(&e))?,
-            None => SelectionConfig::default(),
-        };
-        update(|h| h.with_selection_config(config))?;
-    }
-    Ok(())
+    let config = match options.selection_config {
+        Setting::Keep => return Ok(()),
+        Setting::Reset => SelectionConfig::default(),
+        Setting::Set(value) => SelectionConfig::from_json(&value.to_string()).map_err(|e| core_error(&e))?,
+    };
+    update(|h| h.with_selection_config(config))
 }
 
 /// Classifies a model into a family and subfamily, with the analyses behind it.

@@ -166,7 +166,7 @@ impl Question for ClassifyModelRequest {
     const PATH: &'static str = "/models/classify";
     const SUMMARY: &'static str = "Classify a model into a family and subfamily, with the analyses behind it";
     untargeted!();
-    fn ask<'h>(&self, hwfit: &'h Hwfit, _: &[crate::Candidate]) -> Result<Classification, CoreError> {
+    fn ask(&self, hwfit: &Hwfit, _: &[crate::Candidate]) -> Result<Classification, CoreError> {
         hwfit.classify(self)
     }
 }
@@ -190,7 +190,7 @@ impl Question for ModelRequest {
     const PATH: &'static str = "/models/detail";
     const SUMMARY: &'static str = "One model's architecture and derived figures";
     untargeted!();
-    fn ask<'h>(&self, hwfit: &'h Hwfit, _: &[crate::Candidate]) -> Result<ModelDetail, CoreError> {
+    fn ask(&self, hwfit: &Hwfit, _: &[crate::Candidate]) -> Result<ModelDetail, CoreError> {
         hwfit.model(self)
     }
 }
@@ -202,7 +202,7 @@ impl Question for ResourcesRequest {
     const PATH: &'static str = "/resources";
     const SUMMARY: &'static str = "Memory, CPU cores and disk a model needs on a hardware type";
     untargeted!();
-    fn ask<'h>(&self, hwfit: &'h Hwfit, _: &[crate::Candidate]) -> Result<ResourcesAnswer, CoreError> {
+    fn ask(&self, hwfit: &Hwfit, _: &[crate::Candidate]) -> Result<ResourcesAnswer, CoreError> {
         hwfit.resources(self)
     }
 }
@@ -215,7 +215,7 @@ impl Question for CompatibilityRequest {
     const PATH: &'static str = "/compat";
     const SUMMARY: &'static str = "Which hardware types run which model families and precisions";
     untargeted!();
-    fn ask<'h>(&self, hwfit: &'h Hwfit, _: &[crate::Candidate]) -> Result<CompatibilityMatrix, CoreError> {
+    fn ask(&self, hwfit: &Hwfit, _: &[crate::Candidate]) -> Result<CompatibilityMatrix, CoreError> {
         Ok(hwfit.compatibility())
     }
 }

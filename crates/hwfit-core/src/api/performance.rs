@@ -375,7 +375,7 @@ impl Question for PredictRequest {
     const PATH: &'static str = "/performance/predict";
     const SUMMARY: &'static str = "Predict throughput, latency and memory on hardware types or devices";
     targeted!();
-    fn ask<'h>(&self, hwfit: &'h Hwfit, local: &[Candidate]) -> Result<PredictAnswer, CoreError> {
+    fn ask(&self, hwfit: &Hwfit, local: &[Candidate]) -> Result<PredictAnswer, CoreError> {
         hwfit.predict(self, local)
     }
 }
@@ -387,7 +387,7 @@ impl Question for SelectRequest {
     const PATH: &'static str = "/hardware/select";
     const SUMMARY: &'static str = "Select the hardware to run a model on, ranked by predicted performance";
     targeted!();
-    fn ask<'h>(&self, hwfit: &'h Hwfit, local: &[Candidate]) -> Result<Selection, CoreError> {
+    fn ask(&self, hwfit: &Hwfit, local: &[Candidate]) -> Result<Selection, CoreError> {
         hwfit.select(self, local)
     }
 }
@@ -400,7 +400,7 @@ impl Question for BatchSelectRequest {
     const PATH: &'static str = "/hardware/batch";
     const SUMMARY: &'static str = "Select hardware for several models";
     targeted!();
-    fn ask<'h>(&self, hwfit: &'h Hwfit, local: &[Candidate]) -> Result<BatchSelection, CoreError> {
+    fn ask(&self, hwfit: &Hwfit, local: &[Candidate]) -> Result<BatchSelection, CoreError> {
         hwfit.batch_select(self, local)
     }
 }
@@ -412,7 +412,7 @@ impl Question for AnalyzeRequest {
     const PATH: &'static str = "/analysis/model";
     const SUMMARY: &'static str = "A model's predictions and recommendations across hardware, batch sizes and modes";
     targeted!();
-    fn ask<'h>(&self, hwfit: &'h Hwfit, local: &[Candidate]) -> Result<ModelAnalysis, CoreError> {
+    fn ask(&self, hwfit: &Hwfit, local: &[Candidate]) -> Result<ModelAnalysis, CoreError> {
         hwfit.analyze(self, local)
     }
 }

@@ -186,7 +186,7 @@ impl Question for MatrixRequest {
     const PATH: &'static str = "/performance/matrix";
     const SUMMARY: &'static str = "Predictions for models × hardware × batch sizes × precisions";
     targeted!();
-    fn ask<'h>(&self, hwfit: &'h Hwfit, local: &[Candidate]) -> Result<PredictionMatrix, CoreError> {
+    fn ask(&self, hwfit: &Hwfit, local: &[Candidate]) -> Result<PredictionMatrix, CoreError> {
         hwfit.matrix(self, local)
     }
 }
@@ -198,7 +198,7 @@ impl Question for MapRequest {
     const PATH: &'static str = "/hardware/map";
     const SUMMARY: &'static str = "The hardware selection map: families × size categories × batch sizes × modes";
     targeted!();
-    fn ask<'h>(&self, hwfit: &'h Hwfit, local: &[Candidate]) -> Result<SelectionMap, CoreError> {
+    fn ask(&self, hwfit: &Hwfit, local: &[Candidate]) -> Result<SelectionMap, CoreError> {
         hwfit.map(self, local)
     }
 }
@@ -211,7 +211,7 @@ impl Question for DistributedPlanRequest {
     const SUMMARY: &'static str =
         "Plan distributed training: strategy, batches, memory, torchrun and DeepSpeed configs";
     untargeted!();
-    fn ask<'h>(&self, hwfit: &'h Hwfit, _: &[Candidate]) -> Result<DistributedConfig, CoreError> {
+    fn ask(&self, hwfit: &Hwfit, _: &[Candidate]) -> Result<DistributedConfig, CoreError> {
         hwfit.distributed(self)
     }
 }
@@ -224,7 +224,7 @@ impl Question for ResourcePoolRequest {
     const PATH: &'static str = "/resources/pool";
     const SUMMARY: &'static str = "A resource-pool configuration for several models";
     targeted!();
-    fn ask<'h>(&self, hwfit: &'h Hwfit, local: &[Candidate]) -> Result<ResourcePoolConfig, CoreError> {
+    fn ask(&self, hwfit: &Hwfit, local: &[Candidate]) -> Result<ResourcePoolConfig, CoreError> {
         hwfit.resource_pool(self, local)
     }
 }
@@ -236,7 +236,7 @@ impl Question for RecommendRequest {
     const PATH: &'static str = "/models/recommend";
     const SUMMARY: &'static str = "Catalog models for a pipeline task under hardware constraints";
     targeted!();
-    fn ask<'h>(&self, hwfit: &'h Hwfit, local: &[Candidate]) -> Result<TaskRecommendations, CoreError> {
+    fn ask(&self, hwfit: &Hwfit, local: &[Candidate]) -> Result<TaskRecommendations, CoreError> {
         hwfit.recommend(self, local)
     }
 }
@@ -249,7 +249,7 @@ impl Question for CompatibleRequest {
     const PATH: &'static str = "/models/compatible";
     const SUMMARY: &'static str = "Which of the given models run on one hardware type or device";
     untargeted!();
-    fn ask<'h>(&self, hwfit: &'h Hwfit, _: &[Candidate]) -> Result<CompatibleModels, CoreError> {
+    fn ask(&self, hwfit: &Hwfit, _: &[Candidate]) -> Result<CompatibleModels, CoreError> {
         hwfit.compatible_models(self)
     }
 }

@@ -96,7 +96,7 @@ impl Question for TemplateRequest {
     const PATH: &'static str = "/templates";
     const SUMMARY: &'static str = "The starter-file decision for a model on its recommended hardware";
     targeted!();
-    fn ask<'h>(&self, hwfit: &'h Hwfit, local: &[Candidate]) -> Result<TemplateDecision, CoreError> {
+    fn ask(&self, hwfit: &Hwfit, local: &[Candidate]) -> Result<TemplateDecision, CoreError> {
         hwfit.template(self, local)
     }
 }

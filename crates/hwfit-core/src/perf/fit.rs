@@ -349,7 +349,7 @@ mod tests {
         let f = |p: [f64; 3]| libm::cos(p[0] * 3.0) + p[1] * p[1] + libm::fabs(p[2] - 0.2);
         let a = nelder_mead([0.4; 3], [0.1; 3], [-1.0; 3], [1.0; 3], f);
         let b = nelder_mead([0.4; 3], [0.1; 3], [-1.0; 3], [1.0; 3], f);
-        assert_eq!(a, b);
+        assert_eq!(a.map(f64::to_bits), b.map(f64::to_bits));
     }
 
     #[test]
@@ -360,7 +360,7 @@ mod tests {
         assert_eq!(a.samples, 4);
         assert!((a.within_25_percent - 0.5).abs() < 1e-12, "{a:?}");
         assert!(a.median_abs_log_error > libm::log(1.25) - 1e-9 && a.median_abs_log_error < libm::log(1.3));
-        assert_eq!(summarize(&[]).within_25_percent, 0.0);
+        assert!(summarize(&[]).within_25_percent.abs() < f64::EPSILON);
     }
 
     #[test]

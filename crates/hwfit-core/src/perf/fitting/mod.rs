@@ -577,7 +577,7 @@ mod tests {
     #[test]
     fn mlperf_offline_rows_are_per_accelerator_forward_steps() {
         let (model, value, seq) = mlperf("resnet50,NVIDIA H100-SXM-80GB,samples/s,8,int8,720000,TensorRT 10").unwrap();
-        assert_eq!((model, seq), ("resnet-50", 1));
+        assert_eq!((model.as_str(), seq), ("resnet-50", 1));
         assert!(
             (value - 90_000.0).abs() < 1e-9,
             "divided by the 8 accelerators of the node"
@@ -596,8 +596,10 @@ mod tests {
             .contains("not samples/s"));
     }
 
+    /// Needs the device database (the browser cases name its devices): `--all-features`.
+    #[cfg(feature = "device-db")]
     #[test]
-    fn the_fit_is_deterministic_and_matches_the_stored_coefficients() {
+    fn the_fit_is_deterministic() {
         let data = MeasuredData {
             llm_tokens_per_second: include_str!("../../../../../data/measured/llm_tokens_per_second.csv"),
             mlperf_offline: include_str!("../../../../../data/measured/mlperf_inference_v4_1_offline.csv"),
@@ -611,12 +613,7 @@ mod tests {
             serde_json::to_value(&a.coefficients).unwrap(),
             serde_json::to_value(&b.coefficients).unwrap()
         );
-        let stored: serde_json::Value = serde_json::from_str(include_str!("../../../data/perf_fit.json")).unwrap();
-        assert_eq!(
-            serde_json::to_value(&a.coefficients).unwrap(),
-            stored,
-            "run `hwfit fit --write crates/hwfit-core/data/perf_fit.json`"
-        );
+        // That they are the stored coefficients is the CLI's test (stored_coefficients_are_the_fit).
         assert!(a.cross_validated_by_device.samples > 50);
         assert!(a.in_sample.within_25_percent >= a.cross_validated_by_device.within_25_percent);
     }
