@@ -5,7 +5,6 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use super::question::{untargeted, HttpMethod, Question};
 use super::{defaults, Hwfit};
 use crate::catalog::CatalogSummary;
 use crate::{
@@ -158,80 +157,6 @@ pub struct DevicesRequest {
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct CompatibilityRequest {}
-
-impl Question for ClassifyModelRequest {
-    type Answer<'h> = Classification;
-    const NAME: &'static str = "classify";
-    const METHOD: HttpMethod = HttpMethod::Post;
-    const PATH: &'static str = "/models/classify";
-    const SUMMARY: &'static str = "Classify a model into a family and subfamily, with the analyses behind it";
-    untargeted!();
-    fn ask(&self, hwfit: &Hwfit, _: &[crate::Candidate]) -> Result<Classification, CoreError> {
-        hwfit.classify(self)
-    }
-}
-
-impl Question for ModelsRequest {
-    type Answer<'h> = Vec<CatalogSummary<'h>>;
-    const NAME: &'static str = "models";
-    const METHOD: HttpMethod = HttpMethod::Get;
-    const PATH: &'static str = "/models";
-    const SUMMARY: &'static str = "The model catalog (optionally one family's part)";
-    untargeted!();
-    fn ask<'h>(&self, hwfit: &'h Hwfit, _: &[crate::Candidate]) -> Result<Vec<CatalogSummary<'h>>, CoreError> {
-        Ok(hwfit.models(self))
-    }
-}
-
-impl Question for ModelRequest {
-    type Answer<'h> = ModelDetail;
-    const NAME: &'static str = "model";
-    const METHOD: HttpMethod = HttpMethod::Post;
-    const PATH: &'static str = "/models/detail";
-    const SUMMARY: &'static str = "One model's architecture and derived figures";
-    untargeted!();
-    fn ask(&self, hwfit: &Hwfit, _: &[crate::Candidate]) -> Result<ModelDetail, CoreError> {
-        hwfit.model(self)
-    }
-}
-
-impl Question for ResourcesRequest {
-    type Answer<'h> = ResourcesAnswer;
-    const NAME: &'static str = "resources";
-    const METHOD: HttpMethod = HttpMethod::Post;
-    const PATH: &'static str = "/resources";
-    const SUMMARY: &'static str = "Memory, CPU cores and disk a model needs on a hardware type";
-    untargeted!();
-    fn ask(&self, hwfit: &Hwfit, _: &[crate::Candidate]) -> Result<ResourcesAnswer, CoreError> {
-        hwfit.resources(self)
-    }
-}
-
-impl Question for CompatibilityRequest {
-    type Answer<'h> = CompatibilityMatrix;
-    const NAME: &'static str = "compatibility";
-    const ALIASES: &'static [&'static str] = &["compat"];
-    const METHOD: HttpMethod = HttpMethod::Get;
-    const PATH: &'static str = "/compat";
-    const SUMMARY: &'static str = "Which hardware types run which model families and precisions";
-    untargeted!();
-    fn ask(&self, hwfit: &Hwfit, _: &[crate::Candidate]) -> Result<CompatibilityMatrix, CoreError> {
-        Ok(hwfit.compatibility())
-    }
-}
-
-impl Question for DevicesRequest {
-    type Answer<'h> = Vec<&'h Device>;
-    const NAME: &'static str = "devices";
-    const METHOD: HttpMethod = HttpMethod::Get;
-    const PATH: &'static str = "/devices";
-    const SUMMARY: &'static str =
-        "The device catalog with sourced specs (optionally one hardware type's part, or a search)";
-    untargeted!();
-    fn ask<'h>(&self, hwfit: &'h Hwfit, _: &[crate::Candidate]) -> Result<Vec<&'h Device>, CoreError> {
-        Ok(hwfit.devices(self))
-    }
-}
 
 impl Hwfit {
     /// Classifies a model into a family and subfamily, with the analyses behind it.

@@ -6,7 +6,6 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use super::question::{targeted, HttpMethod, Question};
 use super::targets::{keys, resolve_candidates, HardwareList};
 use super::{defaults, Hwfit};
 use crate::plan::distributed::{plan_distributed, DistributedConfig, DistributedRequest};
@@ -367,55 +366,6 @@ pub struct ModelAnalysis {
 
 /// The batch selection's answer: model name → its entry (IPFS Accelerate's shape).
 pub type BatchSelection = SortedMap<String, BatchEntry>;
-
-impl Question for PredictRequest {
-    type Answer<'h> = PredictAnswer;
-    const NAME: &'static str = "predict";
-    const METHOD: HttpMethod = HttpMethod::Post;
-    const PATH: &'static str = "/performance/predict";
-    const SUMMARY: &'static str = "Predict throughput, latency and memory on hardware types or devices";
-    targeted!();
-    fn ask(&self, hwfit: &Hwfit, local: &[Candidate]) -> Result<PredictAnswer, CoreError> {
-        hwfit.predict(self, local)
-    }
-}
-
-impl Question for SelectRequest {
-    type Answer<'h> = Selection;
-    const NAME: &'static str = "select";
-    const METHOD: HttpMethod = HttpMethod::Post;
-    const PATH: &'static str = "/hardware/select";
-    const SUMMARY: &'static str = "Select the hardware to run a model on, ranked by predicted performance";
-    targeted!();
-    fn ask(&self, hwfit: &Hwfit, local: &[Candidate]) -> Result<Selection, CoreError> {
-        hwfit.select(self, local)
-    }
-}
-
-impl Question for BatchSelectRequest {
-    type Answer<'h> = BatchSelection;
-    const NAME: &'static str = "batch-select";
-    const ALIASES: &'static [&'static str] = &["batch"];
-    const METHOD: HttpMethod = HttpMethod::Post;
-    const PATH: &'static str = "/hardware/batch";
-    const SUMMARY: &'static str = "Select hardware for several models";
-    targeted!();
-    fn ask(&self, hwfit: &Hwfit, local: &[Candidate]) -> Result<BatchSelection, CoreError> {
-        hwfit.batch_select(self, local)
-    }
-}
-
-impl Question for AnalyzeRequest {
-    type Answer<'h> = ModelAnalysis;
-    const NAME: &'static str = "analyze";
-    const METHOD: HttpMethod = HttpMethod::Post;
-    const PATH: &'static str = "/analysis/model";
-    const SUMMARY: &'static str = "A model's predictions and recommendations across hardware, batch sizes and modes";
-    targeted!();
-    fn ask(&self, hwfit: &Hwfit, local: &[Candidate]) -> Result<ModelAnalysis, CoreError> {
-        hwfit.analyze(self, local)
-    }
-}
 
 /// The workload a request means: training → a train step; else the one asked for, else decode for
 /// text generators and forward otherwise.

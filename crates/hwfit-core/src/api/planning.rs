@@ -5,7 +5,6 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use super::question::{targeted, untargeted, HttpMethod, Question};
 use super::targets::{one_candidate, resolve_candidates, HardwareList};
 use super::{defaults, Hwfit};
 use crate::plan::distributed::{plan_distributed, DistributedConfig, DistributedRequest};
@@ -177,81 +176,6 @@ pub struct CompatibleRequest {
     pub hardware: Option<HardwareType>,
     /// A device from the device catalog.
     pub device: Option<String>,
-}
-
-impl Question for MatrixRequest {
-    type Answer<'h> = PredictionMatrix;
-    const NAME: &'static str = "matrix";
-    const METHOD: HttpMethod = HttpMethod::Post;
-    const PATH: &'static str = "/performance/matrix";
-    const SUMMARY: &'static str = "Predictions for models × hardware × batch sizes × precisions";
-    targeted!();
-    fn ask(&self, hwfit: &Hwfit, local: &[Candidate]) -> Result<PredictionMatrix, CoreError> {
-        hwfit.matrix(self, local)
-    }
-}
-
-impl Question for MapRequest {
-    type Answer<'h> = SelectionMap;
-    const NAME: &'static str = "map";
-    const METHOD: HttpMethod = HttpMethod::Post;
-    const PATH: &'static str = "/hardware/map";
-    const SUMMARY: &'static str = "The hardware selection map: families × size categories × batch sizes × modes";
-    targeted!();
-    fn ask(&self, hwfit: &Hwfit, local: &[Candidate]) -> Result<SelectionMap, CoreError> {
-        hwfit.map(self, local)
-    }
-}
-
-impl Question for DistributedPlanRequest {
-    type Answer<'h> = DistributedConfig;
-    const NAME: &'static str = "distributed";
-    const METHOD: HttpMethod = HttpMethod::Post;
-    const PATH: &'static str = "/training/distributed";
-    const SUMMARY: &'static str =
-        "Plan distributed training: strategy, batches, memory, torchrun and DeepSpeed configs";
-    untargeted!();
-    fn ask(&self, hwfit: &Hwfit, _: &[Candidate]) -> Result<DistributedConfig, CoreError> {
-        hwfit.distributed(self)
-    }
-}
-
-impl Question for ResourcePoolRequest {
-    type Answer<'h> = ResourcePoolConfig;
-    const NAME: &'static str = "resource-pool";
-    const ALIASES: &'static [&'static str] = &["resource-config"];
-    const METHOD: HttpMethod = HttpMethod::Post;
-    const PATH: &'static str = "/resources/pool";
-    const SUMMARY: &'static str = "A resource-pool configuration for several models";
-    targeted!();
-    fn ask(&self, hwfit: &Hwfit, local: &[Candidate]) -> Result<ResourcePoolConfig, CoreError> {
-        hwfit.resource_pool(self, local)
-    }
-}
-
-impl Question for RecommendRequest {
-    type Answer<'h> = TaskRecommendations;
-    const NAME: &'static str = "recommend";
-    const METHOD: HttpMethod = HttpMethod::Post;
-    const PATH: &'static str = "/models/recommend";
-    const SUMMARY: &'static str = "Catalog models for a pipeline task under hardware constraints";
-    targeted!();
-    fn ask(&self, hwfit: &Hwfit, local: &[Candidate]) -> Result<TaskRecommendations, CoreError> {
-        hwfit.recommend(self, local)
-    }
-}
-
-impl Question for CompatibleRequest {
-    type Answer<'h> = CompatibleModels;
-    const NAME: &'static str = "compatible-models";
-    const ALIASES: &'static [&'static str] = &["compatible"];
-    const METHOD: HttpMethod = HttpMethod::Post;
-    const PATH: &'static str = "/models/compatible";
-    const SUMMARY: &'static str = "Which of the given models run on one hardware type or device";
-    untargeted!();
-    fn ask(&self, hwfit: &Hwfit, _: &[Candidate]) -> Result<CompatibleModels, CoreError> {
-        hwfit.compatible_models(self)
-    }
 }
 
 fn or_default<T: Copy>(given: &[T], default: &[T]) -> Vec<T> {

@@ -13,8 +13,19 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 
 use super::targets::HardwareList;
-use super::Hwfit;
-use crate::{Candidate, CoreError, DeviceSpec};
+use super::{
+    AnalyzeRequest, BatchSelectRequest, BatchSelection, ClassifyModelRequest, CompatibilityRequest, CompatibleRequest,
+    DevicesRequest, DistributedPlanRequest, Hwfit, MapRequest, MatrixRequest, ModelAnalysis, ModelDetail, ModelRequest,
+    ModelsRequest, PredictAnswer, PredictRequest, RecommendRequest, ResourcePoolRequest, ResourcesAnswer,
+    ResourcesRequest, SelectRequest, TemplateDecision, TemplateRequest,
+};
+use crate::catalog::CatalogSummary;
+use crate::plan::distributed::DistributedConfig;
+use crate::plan::map::SelectionMap;
+use crate::plan::matrix::PredictionMatrix;
+use crate::plan::pool::ResourcePoolConfig;
+use crate::plan::recommend::{CompatibleModels, TaskRecommendations};
+use crate::{Candidate, Classification, CompatibilityMatrix, CoreError, Device, DeviceSpec, Selection};
 
 /// The JSON Schema bound of requests and answers (only with the `schema` feature).
 #[cfg(feature = "schema")]
@@ -170,34 +181,116 @@ pub fn camel_case(kebab: &str) -> String {
     out
 }
 
-macro_rules! question_list {
-    ($($question:ty),* $(,)?) => {
-        /// Visits every question, in the order of IPFS Accelerate's API guide.
-        pub fn visit_questions<V: QuestionVisitor>(visitor: &mut V) {
-            $( visitor.visit::<$question>(); )*
+/// Implements [`Question::targets`] for a request with `hardware`, `devices` and `device_spec`.
+macro_rules! targeted {
+    () => {
+        const TARGETED: bool = true;
+        fn targets(&self) -> Option<Targets<'_>> {
+            Some(Targets {
+                hardware: &self.hardware,
+                devices: &self.devices,
+                device_spec: self.device_spec.as_ref(),
+            })
         }
     };
 }
 
-question_list!(
-    super::SelectRequest,
-    super::BatchSelectRequest,
-    super::MapRequest,
-    super::PredictRequest,
-    super::MatrixRequest,
-    super::DistributedPlanRequest,
-    super::AnalyzeRequest,
-    super::ClassifyModelRequest,
-    super::ModelsRequest,
-    super::ModelRequest,
-    super::RecommendRequest,
-    super::CompatibleRequest,
-    super::ResourcesRequest,
-    super::ResourcePoolRequest,
-    super::CompatibilityRequest,
-    super::DevicesRequest,
-    super::TemplateRequest,
-);
+/// Implements [`Question::targets`] for a request that names its hardware itself.
+macro_rules! untargeted {
+    () => {
+        const TARGETED: bool = false;
+        fn targets(&self) -> Option<Targets<'_>> {
+            None
+        }
+    };
+}
+
+/// The one list of questions, in the order of IPFS Accelerate's API guide: for each request type
+/// its answer, its one name (and former names), its route, whether it may run on local devices,
+/// what it answers, and how the core answers it. It implements [`Question`] for each and
+/// [`visit_questions`] over all of them.
+macro_rules! questions {
+    ($(
+        $request:ty => $answer:ty, $name:literal $(aka [$($alias:literal),+])?, $method:ident $path:literal,
+        $targets:ident, $summary:literal, |$q:ident, $hwfit:ident, $local:ident| $body:expr;
+    )*) => {
+        $(
+            impl Question for $request {
+                type Answer<'h> = $answer;
+                const NAME: &'static str = $name;
+                const ALIASES: &'static [&'static str] = &[$($($alias),+)?];
+                const METHOD: HttpMethod = HttpMethod::$method;
+                const PATH: &'static str = $path;
+                const SUMMARY: &'static str = $summary;
+                $targets!();
+                #[allow(clippy::needless_lifetimes, unused_variables)]
+                fn ask<'h>(&self, $hwfit: &'h Hwfit, $local: &[Candidate]) -> Result<Self::Answer<'h>, CoreError> {
+                    let $q = self;
+                    $body
+                }
+            }
+        )*
+
+        /// Visits every question, in the list's order.
+        pub fn visit_questions<V: QuestionVisitor>(visitor: &mut V) {
+            $( visitor.visit::<$request>(); )*
+        }
+    };
+}
+
+questions! {
+    SelectRequest => Selection, "select", Post "/hardware/select", targeted,
+    "Select the hardware to run a model on, ranked by predicted performance",
+    |request, hwfit, local| hwfit.select(request, local);
+    BatchSelectRequest => BatchSelection, "batch-select" aka ["batch"], Post "/hardware/batch", targeted,
+    "Select hardware for several models",
+    |request, hwfit, local| hwfit.batch_select(request, local);
+    MapRequest => SelectionMap, "map", Post "/hardware/map", targeted,
+    "The hardware selection map: families × size categories × batch sizes × modes",
+    |request, hwfit, local| hwfit.map(request, local);
+    PredictRequest => PredictAnswer, "predict", Post "/performance/predict", targeted,
+    "Predict throughput, latency and memory on hardware types or devices",
+    |request, hwfit, local| hwfit.predict(request, local);
+    MatrixRequest => PredictionMatrix, "matrix", Post "/performance/matrix", targeted,
+    "Predictions for models × hardware × batch sizes × precisions",
+    |request, hwfit, local| hwfit.matrix(request, local);
+    DistributedPlanRequest => DistributedConfig, "distributed", Post "/training/distributed", untargeted,
+    "Plan distributed training: strategy, batches, memory, torchrun and DeepSpeed configs",
+    |request, hwfit, _local| hwfit.distributed(request);
+    AnalyzeRequest => ModelAnalysis, "analyze", Post "/analysis/model", targeted,
+    "A model's predictions and recommendations across hardware, batch sizes and modes",
+    |request, hwfit, local| hwfit.analyze(request, local);
+    ClassifyModelRequest => Classification, "classify", Post "/models/classify", untargeted,
+    "Classify a model into a family and subfamily, with the analyses behind it",
+    |request, hwfit, _local| hwfit.classify(request);
+    ModelsRequest => Vec<CatalogSummary<'h>>, "models", Get "/models", untargeted,
+    "The model catalog (optionally one family's part)",
+    |request, hwfit, _local| Ok(hwfit.models(request));
+    ModelRequest => ModelDetail, "model", Post "/models/detail", untargeted,
+    "One model's architecture and derived figures",
+    |request, hwfit, _local| hwfit.model(request);
+    RecommendRequest => TaskRecommendations, "recommend", Post "/models/recommend", targeted,
+    "Catalog models for a pipeline task under hardware constraints",
+    |request, hwfit, local| hwfit.recommend(request, local);
+    CompatibleRequest => CompatibleModels, "compatible-models" aka ["compatible"], Post "/models/compatible", untargeted,
+    "Which of the given models run on one hardware type or device",
+    |request, hwfit, _local| hwfit.compatible_models(request);
+    ResourcesRequest => ResourcesAnswer, "resources", Post "/resources", untargeted,
+    "Memory, CPU cores and disk a model needs on a hardware type",
+    |request, hwfit, _local| hwfit.resources(request);
+    ResourcePoolRequest => ResourcePoolConfig, "resource-pool" aka ["resource-config"], Post "/resources/pool", targeted,
+    "A resource-pool configuration for several models",
+    |request, hwfit, local| hwfit.resource_pool(request, local);
+    CompatibilityRequest => CompatibilityMatrix, "compatibility" aka ["compat"], Get "/compat", untargeted,
+    "Which hardware types run which model families and precisions",
+    |request, hwfit, _local| Ok(hwfit.compatibility());
+    DevicesRequest => Vec<&'h Device>, "devices", Get "/devices", untargeted,
+    "The device catalog with sourced specs (optionally one hardware type's part, or a search)",
+    |request, hwfit, _local| Ok(hwfit.devices(request));
+    TemplateRequest => TemplateDecision, "template", Post "/templates", targeted,
+    "The starter-file decision for a model on its recommended hardware",
+    |request, hwfit, local| hwfit.template(request, local);
+}
 
 /// Every question's facts, in the list's order.
 #[must_use]
@@ -212,32 +305,6 @@ pub fn questions() -> Vec<QuestionInfo> {
     visit_questions(&mut all);
     all.0
 }
-
-/// Implements [`Question::targets`] for a request with `hardware`, `devices` and `device_spec`.
-macro_rules! targeted {
-    () => {
-        const TARGETED: bool = true;
-        fn targets(&self) -> Option<$crate::api::question::Targets<'_>> {
-            Some($crate::api::question::Targets {
-                hardware: &self.hardware,
-                devices: &self.devices,
-                device_spec: self.device_spec.as_ref(),
-            })
-        }
-    };
-}
-
-/// Implements [`Question::targets`] for a request that names its hardware itself.
-macro_rules! untargeted {
-    () => {
-        const TARGETED: bool = false;
-        fn targets(&self) -> Option<$crate::api::question::Targets<'_>> {
-            None
-        }
-    };
-}
-
-pub(crate) use {targeted, untargeted};
 
 #[cfg(test)]
 mod tests {
@@ -291,7 +358,7 @@ mod tests {
             }
         }
         visit_questions(&mut Check);
-        let named = super::super::SelectRequest {
+        let named = SelectRequest {
             devices: alloc::vec![String::from("rtx 4090")],
             ..Default::default()
         };

@@ -6,7 +6,6 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use super::question::{targeted, HttpMethod, Question};
 use super::targets::{resolve_candidates, HardwareList};
 use super::{defaults, Hwfit};
 use crate::{
@@ -86,18 +85,6 @@ impl Default for TemplateRequest {
             batch_size: defaults::BATCH_SIZE,
             precision: None,
         }
-    }
-}
-
-impl Question for TemplateRequest {
-    type Answer<'h> = TemplateDecision;
-    const NAME: &'static str = "template";
-    const METHOD: HttpMethod = HttpMethod::Post;
-    const PATH: &'static str = "/templates";
-    const SUMMARY: &'static str = "The starter-file decision for a model on its recommended hardware";
-    targeted!();
-    fn ask(&self, hwfit: &Hwfit, local: &[Candidate]) -> Result<TemplateDecision, CoreError> {
-        hwfit.template(self, local)
     }
 }
 
