@@ -10,7 +10,7 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use hwfit_core::perf::step_cost;
 use hwfit_core::{
     select_hardware, Candidate, Catalog, DeviceCatalog, HardwareType, Mode, PerfModel, PerfRequest, Precision,
-    SelectionConfig, SelectionRequest, Workload,
+    SelectionConfig, SelectionInput, Workload,
 };
 
 fn bench(c: &mut Criterion) {
@@ -46,7 +46,7 @@ fn bench(c: &mut Criterion) {
         .iter()
         .filter_map(|hw| Candidate::hardware(&devices, *hw).ok())
         .collect();
-    let req = SelectionRequest {
+    let req = SelectionInput {
         batch_size: 1,
         seq_length: 512,
         mode: Mode::Inference,

@@ -14,7 +14,7 @@ use serde::Deserialize;
 use crate::catalog::build::{bart, dense, gpt2, llama, stack, t5, vit, wav2vec2, whisper};
 use crate::catalog::{ResolvedModel, SpecSource};
 use crate::spec::{Component, Modality, ModelSpec, StackRole};
-use crate::{Classifier, ClassifyRequest, CoreError, Family};
+use crate::{Classifier, ClassifierInput, CoreError, Family};
 
 /// The fields of a `config.json` that cost depends on (any other field is ignored).
 #[allow(missing_docs)]
@@ -334,10 +334,10 @@ impl HfConfig {
         let (components, max_positions) = self.components()?;
         let name = String::from(name.or(self.declared_name()).unwrap_or("custom-model"));
         let kind = self.kind();
-        let classification = Classifier::builtin().classify(&ClassifyRequest {
+        let classification = Classifier::builtin().classify(&ClassifierInput {
             model_name: format!("{name} {kind}"),
             model_class: self.architectures.first().cloned(),
-            ..ClassifyRequest::default()
+            ..ClassifierInput::default()
         });
         let family = classification.builtin_family().unwrap_or(Family::TextGeneration);
         let subfamily = classification

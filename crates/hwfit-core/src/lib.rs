@@ -20,14 +20,14 @@
 //! It does no I/O, reads no clock and holds no global state.
 //!
 //! ```
-//! use hwfit_core::{Catalog, Classifier, ClassifyRequest};
+//! use hwfit_core::{Catalog, Classifier, ClassifierInput};
 //!
 //! let catalog = Catalog::builtin();
 //! let bert = catalog.resolve("bert-base-uncased").unwrap();
 //! assert_eq!(bert.spec.parameters() / 1_000_000, 108); // 110 M published, norms and biases aside
 //!
 //! let classifier = Classifier::builtin();
-//! let result = classifier.classify(&ClassifyRequest::named("gpt2"));
+//! let result = classifier.classify(&ClassifierInput::named("gpt2"));
 //! assert_eq!(result.family.as_deref(), Some("text_generation"));
 //! ```
 #![no_std]
@@ -68,7 +68,7 @@ mod text;
 pub use api::Hwfit;
 pub use available::AvailableHardware;
 pub use catalog::{Catalog, ResolvedModel, SpecSource};
-pub use classifier::{Analysis, Classification, Classifier, ClassifyRequest, FamilyDefinition};
+pub use classifier::{Analysis, Classification, Classifier, ClassifierInput, FamilyDefinition};
 pub use compat::{compatibility, CompatibilityEntry, CompatibilityMatrix, SupportLevel};
 pub use device::{Device, DeviceCatalog, DeviceProfile, DeviceSpec};
 pub use error::CoreError;
@@ -80,6 +80,6 @@ pub use measure::{measured_device, MeasuredIdentity, Measurement};
 pub use mode::{Mode, Workload};
 pub use perf::{PerfModel, PerfRequest, Prediction, PredictionSource, Runtime, ThroughputUnit};
 pub use precision::Precision;
-pub use resources::{estimate_resources, MemoryBreakdown, ResourceRequest, ResourceRequirements};
-pub use select::{candidates_from, select_hardware, Candidate, Selection, SelectionConfig, SelectionRequest, TaskType};
+pub use resources::{estimate_resources, MemoryBreakdown, ResourceInput, ResourceRequirements};
+pub use select::{candidates_from, select_hardware, Candidate, Selection, SelectionConfig, SelectionInput, TaskType};
 pub use spec::{Component, ConvNet, Modality, ModelSpec, TransformerStack};

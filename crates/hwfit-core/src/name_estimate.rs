@@ -10,7 +10,7 @@ use crate::catalog::build::{stack, vit};
 use crate::catalog::{ResolvedModel, SpecSource};
 use crate::spec::{Modality, ModelSpec, StackRole};
 use crate::text::words;
-use crate::{Classifier, ClassifyRequest, Family};
+use crate::{Classifier, ClassifierInput, Family};
 
 /// Parameter counts conventionally meant by size words in model names (BERT/T5/ViT/GPT-2 naming).
 const SIZE_WORDS: &[(&str, u64)] = &[
@@ -91,7 +91,7 @@ fn shape_for(parameters: u64) -> (u32, u32) {
 #[must_use]
 pub fn estimate(name: &str) -> Option<ResolvedModel> {
     let (parameters, basis) = parameters_in_name(name).or_else(|| parameters_from_size_word(name))?;
-    let classification = Classifier::builtin().classify(&ClassifyRequest::named(name));
+    let classification = Classifier::builtin().classify(&ClassifierInput::named(name));
     let family = classification.builtin_family().unwrap_or(Family::TextGeneration);
     let subfamily = classification
         .builtin_subfamily()

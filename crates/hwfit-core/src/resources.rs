@@ -33,11 +33,12 @@ pub const CPU_CORE_GFLOPS: f64 = 48.0;
 /// workspaces (an assumption, not a measurement).
 pub const RECOMMENDED_HEADROOM: f64 = 1.2;
 
-/// What to estimate.
+/// The resource estimator's input (the `resources` question's request is
+/// [`crate::api::ResourcesRequest`], which the core turns into this).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct ResourceRequest {
+pub struct ResourceInput {
     /// Where it runs.
     pub hardware: HardwareType,
     /// Weight precision.
@@ -50,7 +51,7 @@ pub struct ResourceRequest {
     pub seq_length: u32,
 }
 
-impl ResourceRequest {
+impl ResourceInput {
     /// Checks the request against the model ([`validate_request`]) and that the hardware supports
     /// the precision.
     pub fn validate(&self, spec: &ModelSpec) -> Result<(), CoreError> {
@@ -173,7 +174,7 @@ pub struct ResourceRequirements {
     pub notes: Vec<String>,
 }
 
-fn activation_bytes(spec: &ModelSpec, req: &ResourceRequest) -> f64 {
+fn activation_bytes(spec: &ModelSpec, req: &ResourceInput) -> f64 {
     let act = req.precision.activation_bytes();
     let batch = u64::from(req.batch_size);
     let training = req.mode == Mode::Training;
@@ -201,7 +202,7 @@ fn activation_bytes(spec: &ModelSpec, req: &ResourceRequest) -> f64 {
     total as f64
 }
 
-fn cpu_cores(spec: &ModelSpec, req: &ResourceRequest) -> u32 {
+fn cpu_cores(spec: &ModelSpec, req: &ResourceInput) -> u32 {
     let runs_on_host_cpu = matches!(
         req.hardware,
         HardwareType::Cpu | HardwareType::Openvino | HardwareType::Wasm
@@ -217,7 +218,7 @@ fn cpu_cores(spec: &ModelSpec, req: &ResourceRequest) -> u32 {
 
 /// The memory terms of `req` for `spec`, without validation or notes (the performance model's fast path).
 #[must_use]
-pub fn memory_breakdown(spec: &ModelSpec, req: &ResourceRequest) -> MemoryBreakdown {
+pub fn memory_breakdown(spec: &ModelSpec, req: &ResourceInput) -> MemoryBreakdown {
     let params = spec.parameters();
     let training = req.mode == Mode::Training;
     let act_bytes = req.precision.activation_bytes();
@@ -244,7 +245,7 @@ pub fn memory_breakdown(spec: &ModelSpec, req: &ResourceRequest) -> MemoryBreakd
 }
 
 /// Estimates what `spec` needs for `req`.
-pub fn estimate_resources(spec: &ModelSpec, req: &ResourceRequest) -> Result<ResourceRequirements, CoreError> {
+pub fn estimate_resources(spec: &ModelSpec, req: &ResourceInput) -> Result<ResourceRequirements, CoreError> {
     req.validate(spec)?;
     let params = spec.parameters();
     let training = req.mode == Mode::Training;
@@ -320,8 +321,8 @@ mod tests {
         mode: Mode,
         batch_size: u32,
         seq_length: u32,
-    ) -> ResourceRequest {
-        ResourceRequest {
+    ) -> ResourceInput {
+        ResourceInput {
             hardware,
             precision,
             mode,
@@ -377,7 +378,7 @@ mod tests {
     #[test]
     fn bad_requests_are_refused_with_the_field_named() {
         let s = spec("bert-base-uncased");
-        let e = |r: ResourceRequest| estimate_resources(&s, &r).unwrap_err().to_string();
+        let e = |r: ResourceInput| estimate_resources(&s, &r).unwrap_err().to_string();
         assert!(e(req(HardwareType::Cpu, Precision::Fp32, Mode::Inference, 0, 128))
             .contains(&*crate::error::field_name("batch_size")));
         assert!(

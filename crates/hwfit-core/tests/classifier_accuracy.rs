@@ -2,7 +2,7 @@
 //! id, pipeline tag, family). Reports accuracy by name alone and with the pipeline tag; goals are
 //! ≥95 % and 100 %.
 
-use hwfit_core::{Classifier, ClassifyRequest};
+use hwfit_core::{Classifier, ClassifierInput};
 
 const LABELLED: &str = include_str!("../../../tests/data/labelled_models.csv");
 
@@ -32,7 +32,7 @@ fn accuracy(classifier: &Classifier, with_task: bool) -> (f64, Vec<String>) {
     let cases = cases();
     let mut misses = Vec::new();
     for c in &cases {
-        let mut req = ClassifyRequest::named(c.id);
+        let mut req = ClassifierInput::named(c.id);
         if with_task {
             req.tasks = vec![c.task.to_string()];
         }

@@ -8,8 +8,8 @@ use serde::{Deserialize, Serialize};
 use super::{defaults, Hwfit};
 use crate::catalog::CatalogSummary;
 use crate::{
-    estimate_resources, Classification, ClassifyRequest, CompatibilityMatrix, Component, CoreError, Device, Family,
-    HardwareType, Mode, Precision, ResourceRequest, ResourceRequirements, SpecSource, Subfamily,
+    estimate_resources, Classification, ClassifierInput, CompatibilityMatrix, Component, CoreError, Device, Family,
+    HardwareType, Mode, Precision, ResourceInput, ResourceRequirements, SpecSource, Subfamily,
 };
 
 /// Classify a model (`POST /models/classify`).
@@ -161,7 +161,7 @@ pub struct CompatibilityRequest {}
 impl Hwfit {
     /// Classifies a model into a family and subfamily, with the analyses behind it.
     pub fn classify(&self, req: &ClassifyModelRequest) -> Result<Classification, CoreError> {
-        let mut request = ClassifyRequest {
+        let mut request = ClassifierInput {
             model_name: String::from(req.model_name.trim()),
             model_class: req.model_class.clone(),
             tasks: req.tasks.clone(),
@@ -218,7 +218,7 @@ impl Hwfit {
         let model = self.resolve_model(&req.model_name, req.model_config.as_ref(), req.model_family)?;
         let requirements = estimate_resources(
             &model.spec,
-            &ResourceRequest {
+            &ResourceInput {
                 hardware: req.hardware,
                 precision: req.precision,
                 mode: req.mode,

@@ -8,10 +8,10 @@ use serde::{Deserialize, Serialize};
 
 use super::targets::{keys, resolve_candidates, HardwareList};
 use super::{defaults, Hwfit};
-use crate::plan::distributed::{plan_distributed, DistributedConfig, DistributedRequest};
+use crate::plan::distributed::{plan_distributed, DistributedConfig, DistributedInput};
 use crate::{
     select_hardware, Candidate, CoreError, Family, HardwareType, Mode, PerfRequest, Precision, Prediction,
-    PredictionSource, Runtime, Selection, SelectionRequest, SpecSource, TaskType, ThroughputUnit, Workload,
+    PredictionSource, Runtime, Selection, SelectionInput, SpecSource, TaskType, ThroughputUnit, Workload,
 };
 
 /// Predict throughput, latency and memory (`POST /performance/predict`).
@@ -434,7 +434,7 @@ impl Hwfit {
         )?;
         let mut selection = select_hardware(
             &model.spec,
-            &SelectionRequest {
+            &SelectionInput {
                 batch_size: req.batch_size,
                 seq_length: req.sequence_length,
                 mode: req.mode,
@@ -531,7 +531,7 @@ impl Hwfit {
             for &batch in &batch_sizes {
                 let s = select_hardware(
                     &model.spec,
-                    &SelectionRequest {
+                    &SelectionInput {
                         batch_size: batch,
                         seq_length: req.sequence_length,
                         mode,
@@ -604,7 +604,7 @@ fn distributed_for(
     };
     plan_distributed(
         spec,
-        &DistributedRequest {
+        &DistributedInput {
             gpu_count: req.gpu_count,
             batch_size: req.batch_size,
             seq_length: req.sequence_length,

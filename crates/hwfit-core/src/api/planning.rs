@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::targets::{one_candidate, resolve_candidates, HardwareList};
 use super::{defaults, Hwfit};
-use crate::plan::distributed::{plan_distributed, DistributedConfig, DistributedRequest};
+use crate::plan::distributed::{plan_distributed, DistributedConfig, DistributedInput};
 use crate::plan::map::{selection_map, SelectionMap};
 use crate::plan::matrix::{prediction_matrix, PredictionMatrix};
 use crate::plan::pool::{resource_pool_config, ResourcePoolConfig};
@@ -255,7 +255,7 @@ impl Hwfit {
             .transpose()?;
         plan_distributed(
             &model.spec,
-            &DistributedRequest {
+            &DistributedInput {
                 gpu_count: req.gpu_count,
                 batch_size: req.batch_size,
                 seq_length: req.sequence_length,

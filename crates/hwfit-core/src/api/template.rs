@@ -8,9 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::targets::{resolve_candidates, HardwareList};
 use super::{defaults, Hwfit};
-use crate::{
-    select_hardware, Candidate, CoreError, Family, HardwareType, Mode, Precision, SelectionRequest, Subfamily,
-};
+use crate::{select_hardware, Candidate, CoreError, Family, HardwareType, Mode, Precision, SelectionInput, Subfamily};
 
 string_enum! {
     /// Where a starter file runs.
@@ -183,7 +181,7 @@ impl Hwfit {
         );
         let selection = select_hardware(
             spec,
-            &SelectionRequest {
+            &SelectionInput {
                 batch_size: req.batch_size,
                 seq_length: defaults::SEQUENCE_LENGTH.min(spec.max_positions.max(1)),
                 mode: Mode::Inference,

@@ -27,12 +27,13 @@ const WEIGHTS: &[(&str, f64)] = &[
     ("hardware_analysis", 0.3),
 ];
 
-/// What is known about a model, for classification (IPFS Accelerate's `classify_model` arguments).
+/// The classifier's input: what is known about a model (IPFS Accelerate's `classify_model`
+/// arguments; the `classify` question's request is [`crate::api::ClassifyModelRequest`]).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
-pub struct ClassifyRequest {
+pub struct ClassifierInput {
     /// Model name or Hugging Face id.
     pub model_name: String,
     /// `transformers` class name, e.g. `GPT2LMHeadModel`.
@@ -45,7 +46,7 @@ pub struct ClassifyRequest {
     pub hw_compatibility: Option<SortedMap<String, HardwareCompat>>,
 }
 
-impl ClassifyRequest {
+impl ClassifierInput {
     /// A request with the name alone.
     #[must_use]
     pub fn named(name: &str) -> Self {
@@ -287,7 +288,7 @@ impl Classifier {
 
     /// Classifies a model from everything the request says about it.
     #[must_use]
-    pub fn classify(&self, request: &ClassifyRequest) -> Classification {
+    pub fn classify(&self, request: &ClassifierInput) -> Classification {
         let mut analyses = Vec::new();
         analyses.push(analyses::name_analysis(&self.families, &request.model_name));
         if let Some(class) = request.model_class.as_deref().filter(|c| !c.trim().is_empty()) {

@@ -5,7 +5,7 @@ use alloc::vec;
 use super::*;
 
 fn classify_name(name: &str) -> Classification {
-    Classifier::builtin().classify(&ClassifyRequest::named(name))
+    Classifier::builtin().classify(&ClassifierInput::named(name))
 }
 
 fn family_of(name: &str) -> Option<String> {
@@ -19,11 +19,11 @@ fn classifier_guide_examples() {
     assert_eq!(bert.subfamily.as_deref(), Some("masked_lm"));
     assert_eq!(bert.recommended_template.as_deref(), Some("hf_embedding_template.py"));
 
-    let gpt2 = Classifier::builtin().classify(&ClassifyRequest {
+    let gpt2 = Classifier::builtin().classify(&ClassifierInput {
         model_name: "gpt2".into(),
         model_class: Some("GPT2LMHeadModel".into()),
         tasks: vec!["text-generation".into(), "text-completion".into()],
-        ..ClassifyRequest::default()
+        ..ClassifierInput::default()
     });
     assert_eq!(gpt2.family.as_deref(), Some("text_generation"));
     assert_eq!(gpt2.subfamily.as_deref(), Some("causal_lm"));
@@ -55,7 +55,7 @@ fn classifier_guide_wav2vec2_example() {
             memory_usage: None,
         },
     );
-    let result = Classifier::builtin().classify(&ClassifyRequest {
+    let result = Classifier::builtin().classify(&ClassifierInput {
         model_name: "facebook/wav2vec2-base-960h".into(),
         model_class: Some("Wav2Vec2ForCTC".into()),
         tasks: vec!["automatic-speech-recognition".into(), "audio-classification".into()],
@@ -97,7 +97,7 @@ fn two_modalities_make_a_multimodal_model() {
 fn class_names_decide_architecture_and_head() {
     let c = Classifier::builtin();
     let by_class = |class: &str| {
-        c.classify(&ClassifyRequest {
+        c.classify(&ClassifierInput {
             model_name: "my-model".into(),
             model_class: Some(class.into()),
             ..Default::default()
@@ -117,7 +117,7 @@ fn class_names_decide_architecture_and_head() {
 
 #[test]
 fn tasks_outweigh_the_name() {
-    let r = Classifier::builtin().classify(&ClassifyRequest {
+    let r = Classifier::builtin().classify(&ClassifierInput {
         model_name: "CIDAS/clipseg-rd64-refined".into(),
         tasks: vec!["image-segmentation".into()],
         ..Default::default()
@@ -135,7 +135,7 @@ fn custom_families_extend_the_builtins() {
             "methods": ["retrieve", "search", "index", "query"]}}"#,
     )
     .unwrap();
-    let r = c.classify(&ClassifyRequest::named("facebook/dpr-ctx_encoder-single-nq-base"));
+    let r = c.classify(&ClassifierInput::named("facebook/dpr-ctx_encoder-single-nq-base"));
     assert_eq!(r.family.as_deref(), Some("retrieval"));
     assert_eq!(r.recommended_template.as_deref(), Some("hf_retrieval_template.py"));
     assert!(c.family_names().any(|f| f == "vision"));
@@ -154,7 +154,7 @@ fn unknown_names_have_no_family_and_no_panic() {
 fn a_generic_task_is_weak_evidence_that_a_clear_name_outweighs() {
     let classify = |name: &str, task: &str| {
         Classifier::builtin()
-            .classify(&ClassifyRequest {
+            .classify(&ClassifierInput {
                 model_name: name.into(),
                 tasks: vec![task.into()],
                 ..Default::default()

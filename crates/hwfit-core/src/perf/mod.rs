@@ -25,7 +25,7 @@ pub use runtime::Runtime;
 use crate::compat::check_precision;
 use crate::device::ComputeRate;
 use crate::device::DeviceProfile;
-use crate::resources::{memory_breakdown, validate_request, ResourceRequest};
+use crate::resources::{memory_breakdown, validate_request, ResourceInput};
 use crate::spec::ModelSpec;
 use crate::{CoreError, Device, HardwareType, Precision, Workload};
 
@@ -376,7 +376,7 @@ impl PerfModel {
         check_precision(device.hardware_type, req.precision)?;
         let memory = memory_breakdown(
             spec,
-            &ResourceRequest {
+            &ResourceInput {
                 hardware: device.hardware_type,
                 precision: req.precision,
                 mode,

@@ -56,9 +56,10 @@ impl Strategy {
     }
 }
 
-/// What to plan for.
+/// The distributed planner's input (the `distributed` question's request is
+/// [`crate::api::DistributedPlanRequest`], which the core turns into this).
 #[derive(Debug, Clone, PartialEq)]
-pub struct DistributedRequest {
+pub struct DistributedInput {
     /// GPUs.
     pub gpu_count: u32,
     /// Per-GPU batch the user wants.
@@ -159,7 +160,7 @@ fn round2(x: f64) -> f64 {
 }
 
 /// Plans distributed training of `spec`.
-pub fn plan_distributed(spec: &ModelSpec, req: &DistributedRequest) -> Result<DistributedConfig, CoreError> {
+pub fn plan_distributed(spec: &ModelSpec, req: &DistributedInput) -> Result<DistributedConfig, CoreError> {
     if req.gpu_count == 0 || req.gpu_count > MAX_GPUS {
         return Err(CoreError::InvalidNumber {
             field: "gpu_count",
@@ -236,7 +237,7 @@ pub fn plan_distributed(spec: &ModelSpec, req: &DistributedRequest) -> Result<Di
 #[allow(clippy::too_many_arguments)]
 fn build(
     spec: &ModelSpec,
-    req: &DistributedRequest,
+    req: &DistributedInput,
     strategy: Strategy,
     micro: u32,
     checkpointing: bool,
@@ -332,7 +333,7 @@ mod tests {
         let device = device.map(|d| DeviceCatalog::builtin().resolve(d).unwrap().clone());
         plan_distributed(
             &spec,
-            &DistributedRequest {
+            &DistributedInput {
                 gpu_count: gpus,
                 batch_size: batch,
                 seq_length: 512,

@@ -9,7 +9,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use crate::perf::PerfModel;
-use crate::select::{select_hardware, Candidate, SelectionConfig, SelectionRequest};
+use crate::select::{select_hardware, Candidate, SelectionConfig, SelectionInput};
 use crate::spec::ModelSpec;
 use crate::{Catalog, CoreError, Family, Mode, Precision};
 
@@ -76,7 +76,7 @@ fn entry(
     perf: &PerfModel,
     config: &SelectionConfig,
 ) -> Result<MapEntry, CoreError> {
-    let req = SelectionRequest {
+    let req = SelectionInput {
         batch_size: batch,
         seq_length: crate::api::defaults::SEQUENCE_LENGTH.min(spec.max_positions.max(1)),
         mode,

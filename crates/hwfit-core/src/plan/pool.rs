@@ -9,8 +9,8 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use crate::perf::PerfModel;
-use crate::resources::{estimate_resources, ResourceRequest, ResourceRequirements};
-use crate::select::{select_hardware, Candidate, SelectionConfig, SelectionRequest};
+use crate::resources::{estimate_resources, ResourceInput, ResourceRequirements};
+use crate::select::{select_hardware, Candidate, SelectionConfig, SelectionInput};
 use crate::spec::ModelSpec;
 use crate::{CoreError, Mode, Precision};
 
@@ -91,7 +91,7 @@ pub fn resource_pool_config(
     let mut votes: Vec<(String, usize)> = Vec::new();
     for spec in models {
         let seq = seq_length.min(spec.max_positions.max(1));
-        let req = SelectionRequest {
+        let req = SelectionInput {
             batch_size: 1,
             seq_length: seq,
             mode: Mode::Inference,
@@ -110,7 +110,7 @@ pub fn resource_pool_config(
             .ok_or(CoreError::NoCandidates)?;
         let r = estimate_resources(
             spec,
-            &ResourceRequest {
+            &ResourceInput {
                 hardware: candidate.device.hardware_type,
                 precision,
                 mode: Mode::Inference,

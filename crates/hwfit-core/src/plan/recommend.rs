@@ -8,9 +8,9 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use crate::perf::PerfModel;
-use crate::select::{select_hardware, Candidate, SelectionConfig, SelectionRequest};
+use crate::select::{select_hardware, Candidate, SelectionConfig, SelectionInput};
 use crate::spec::ModelSpec;
-use crate::{Catalog, Classifier, ClassifyRequest, CoreError, Mode};
+use crate::{Catalog, Classifier, ClassifierInput, CoreError, Mode};
 
 /// One recommended model.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -51,8 +51,8 @@ pub struct TaskRecommendations {
 /// Most recommendations returned.
 pub const MAX_RECOMMENDATIONS: usize = 10;
 
-fn selection_request(spec: &ModelSpec, candidates: &[Candidate]) -> SelectionRequest {
-    SelectionRequest {
+fn selection_request(spec: &ModelSpec, candidates: &[Candidate]) -> SelectionInput {
+    SelectionInput {
         batch_size: 1,
         seq_length: crate::api::defaults::SEQUENCE_LENGTH.min(spec.max_positions.max(1)),
         mode: Mode::Inference,
@@ -72,10 +72,10 @@ pub fn recommend_models_for_task(
     perf: &PerfModel,
     config: &SelectionConfig,
 ) -> Result<TaskRecommendations, CoreError> {
-    let by_task = classifier.classify(&ClassifyRequest {
+    let by_task = classifier.classify(&ClassifierInput {
         model_name: String::new(),
         tasks: alloc::vec![String::from(task)],
-        ..ClassifyRequest::default()
+        ..ClassifierInput::default()
     });
     let task_analysis = by_task.analyses.iter().find(|a| a.source == "task_analysis");
     let Some(family) = task_analysis
@@ -103,10 +103,10 @@ pub fn recommend_models_for_task(
             continue;
         };
         let confidence = classifier
-            .classify(&ClassifyRequest {
+            .classify(&ClassifierInput {
                 model_name: spec.name.clone(),
                 tasks: alloc::vec![String::from(task)],
-                ..ClassifyRequest::default()
+                ..ClassifierInput::default()
             })
             .confidence;
         recommendations.push(ModelRecommendation {

@@ -80,9 +80,10 @@ impl Candidate {
     }
 }
 
-/// What to select for.
+/// The selection engine's input: one step and the candidates to rank (the `select` question's
+/// request is [`crate::api::SelectRequest`], which the core turns into this).
 #[derive(Debug, Clone, PartialEq)]
-pub struct SelectionRequest {
+pub struct SelectionInput {
     /// Items per step.
     pub batch_size: u32,
     /// Tokens per sequence.
@@ -218,7 +219,7 @@ fn evaluate(
 /// Selects hardware for `spec`.
 pub fn select_hardware(
     spec: &ModelSpec,
-    req: &SelectionRequest,
+    req: &SelectionInput,
     perf: &PerfModel,
     config: &SelectionConfig,
 ) -> Result<Selection, CoreError> {
@@ -291,7 +292,7 @@ pub fn select_hardware(
 /// Weighted scores of the eligible candidates.
 fn score(
     spec: &ModelSpec,
-    req: &SelectionRequest,
+    req: &SelectionInput,
     mode: Mode,
     config: &SelectionConfig,
     eligible: &[(String, Prediction, SupportLevel, HardwareType)],

@@ -4,11 +4,11 @@ use alloc::vec::Vec;
 use super::*;
 use crate::Catalog;
 
-fn request(hw: &[HardwareType], devices: &[&str], precision: Precision, batch: u32) -> SelectionRequest {
+fn request(hw: &[HardwareType], devices: &[&str], precision: Precision, batch: u32) -> SelectionInput {
     let catalog = DeviceCatalog::builtin();
     let mut candidates: Vec<Candidate> = hw.iter().map(|h| Candidate::hardware(&catalog, *h).unwrap()).collect();
     candidates.extend(devices.iter().map(|d| Candidate::device(catalog.resolve(d).unwrap())));
-    SelectionRequest {
+    SelectionInput {
         batch_size: batch,
         seq_length: 128,
         mode: Mode::Inference,
@@ -18,7 +18,7 @@ fn request(hw: &[HardwareType], devices: &[&str], precision: Precision, batch: u
     }
 }
 
-fn select(model: &str, req: &SelectionRequest) -> Result<Selection, CoreError> {
+fn select(model: &str, req: &SelectionInput) -> Result<Selection, CoreError> {
     let spec = Catalog::builtin().resolve(model).unwrap().spec;
     select_hardware(&spec, req, &PerfModel::builtin().unwrap(), &SelectionConfig::default())
 }
@@ -147,8 +147,8 @@ fn nothing_eligible_is_an_answer_without_a_recommendation() {
     );
 }
 
-fn browser_request(caps: &crate::browser::BrowserCapabilities, batch: u32, seq: u32) -> SelectionRequest {
-    SelectionRequest {
+fn browser_request(caps: &crate::browser::BrowserCapabilities, batch: u32, seq: u32) -> SelectionInput {
+    SelectionInput {
         batch_size: batch,
         seq_length: seq,
         mode: Mode::Inference,

@@ -27,7 +27,7 @@ use super::{Coefficients, PerfRequest, Runtime};
 use crate::csv::{Cell, Table};
 use crate::measure::median;
 use crate::Workload;
-use crate::{estimate_resources, Catalog, CoreError, DeviceCatalog, HardwareType, Mode, Precision, ResourceRequest};
+use crate::{estimate_resources, Catalog, CoreError, DeviceCatalog, HardwareType, Mode, Precision, ResourceInput};
 
 /// Batch assumed for MLPerf Offline rows.
 const OFFLINE_BATCH: u32 = 256;
@@ -418,7 +418,7 @@ fn webllm_memory(text: &str, catalog: &Catalog) -> Result<(Vec<MemorySample>, Ve
             excluded.push(Excluded { row, reason });
             continue;
         };
-        let req = ResourceRequest {
+        let req = ResourceInput {
             hardware: HardwareType::Webgpu,
             precision,
             mode: Mode::Inference,
