@@ -232,6 +232,8 @@ async fn prepare(request: &impl Question, options: &AnswerOptions) -> Result<Rc<
     let _ = ensure_database().await;
     if request.needs_local() {
         if let Some(report) = DETECTION.with_borrow(Clone::clone) {
+            // A machine's detected devices, as the CLI and the server predict on them.
+            crate::learn::ensure_predictor().await;
             let found = hwfit_core::detect::candidates(&report, hwfit()?.devices_catalog(), false);
             return Ok(Rc::new(found.candidates));
         }
