@@ -210,7 +210,7 @@ pub async fn load_device_database(
 /// on this browser's devices (probed once), or on the detection report `configure()` was given.
 async fn answer_here<Q: Question>(request: JsValue, options: JsValue) -> JsResult {
     let what = QuestionInfo::of::<Q>().js;
-    let request: Q = from_js(or_empty(request), &what)?;
+    let request: Q = from_js(request, &what)?;
     let options: AnswerOptions = from_js(or_empty(options), &what)?;
     let local = prepare(&request, &options).await?;
     let h = hwfit()?;
@@ -219,7 +219,7 @@ async fn answer_here<Q: Question>(request: JsValue, options: JsValue) -> JsResul
 
 /// Asks the core a question that never runs on local devices: synchronously.
 fn answer_now<Q: Question>(request: JsValue) -> JsResult {
-    let request: Q = from_js(or_empty(request), &QuestionInfo::of::<Q>().js)?;
+    let request: Q = from_js(request, &QuestionInfo::of::<Q>().js)?;
     let h = hwfit()?;
     reply(h.ask(&request, &[]))
 }
@@ -313,7 +313,7 @@ pub fn classify(#[wasm_bindgen(unchecked_param_type = "ClassifyModelRequest")] r
 /// The model catalog, optionally one family's part.
 #[wasm_bindgen(unchecked_return_type = "CatalogSummary[]")]
 pub fn models(#[wasm_bindgen(unchecked_param_type = "ModelsRequest | undefined")] request: JsValue) -> JsResult {
-    answer_now::<ModelsRequest>(request)
+    answer_now::<ModelsRequest>(or_empty(request))
 }
 
 /// One model's architecture and derived figures.
@@ -333,19 +333,19 @@ pub fn resources(#[wasm_bindgen(unchecked_param_type = "ResourcesRequest")] requ
 pub fn compatibility(
     #[wasm_bindgen(unchecked_param_type = "CompatibilityRequest | undefined")] request: JsValue,
 ) -> JsResult {
-    answer_now::<CompatibilityRequest>(request)
+    answer_now::<CompatibilityRequest>(or_empty(request))
 }
 
 /// Alias of `compatibility()` (its former name).
 #[wasm_bindgen(unchecked_return_type = "CompatibilityMatrix")]
 pub fn compat() -> JsResult {
-    answer_now::<CompatibilityRequest>(JsValue::UNDEFINED)
+    answer_now::<CompatibilityRequest>(or_empty(JsValue::UNDEFINED))
 }
 
 /// The device catalog, optionally one hardware type's part.
 #[wasm_bindgen(unchecked_return_type = "Device[]")]
 pub fn devices(#[wasm_bindgen(unchecked_param_type = "DevicesRequest | undefined")] request: JsValue) -> JsResult {
-    answer_now::<DevicesRequest>(request)
+    answer_now::<DevicesRequest>(or_empty(request))
 }
 
 /// Predicts throughput, latency and memory on the targets named, or on this browser's devices.
@@ -391,7 +391,7 @@ pub async fn matrix(
     #[wasm_bindgen(unchecked_param_type = "MatrixRequest | undefined")] request: JsValue,
     #[wasm_bindgen(unchecked_param_type = "AnswerOptions | undefined")] options: JsValue,
 ) -> JsResult {
-    answer_here::<MatrixRequest>(request, options).await
+    answer_here::<MatrixRequest>(or_empty(request), options).await
 }
 
 /// `charts()`'s answer: the matrix and its five charts.
@@ -442,7 +442,7 @@ pub async fn map(
     #[wasm_bindgen(unchecked_param_type = "MapRequest | undefined")] request: JsValue,
     #[wasm_bindgen(unchecked_param_type = "AnswerOptions | undefined")] options: JsValue,
 ) -> JsResult {
-    answer_here::<MapRequest>(request, options).await
+    answer_here::<MapRequest>(or_empty(request), options).await
 }
 
 /// Plans distributed training.
