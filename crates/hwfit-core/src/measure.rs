@@ -12,21 +12,27 @@ use crate::device::{DenseTflops, DeviceProfile};
 use crate::{Device, HardwareType};
 
 /// What one microbenchmark run achieved on one device. Read as written (camelCase in the npm
-/// package), so `benchmark()`'s figures can be handed back as a calibration.
+/// package), so `benchmark()`'s figures can be handed back as a calibration; the npm package also
+/// reads the snake_case names, so a `hwfit detect --json` report can be handed to `configure()`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Measurement {
     /// Achieved FP32 matrix-multiply rate, GFLOP/s (median of the timed samples).
+    #[cfg_attr(feature = "camel-case", serde(alias = "matmul_f32_gflops"))]
     pub matmul_f32_gflops: f64,
     /// Achieved FP16 matrix-multiply rate, GFLOP/s, where the device runs FP16 shaders.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "camel-case", serde(alias = "matmul_f16_gflops"))]
     pub matmul_f16_gflops: Option<f64>,
     /// Achieved streaming-copy bandwidth (bytes read + written), GB/s.
+    #[cfg_attr(feature = "camel-case", serde(alias = "copy_gbs"))]
     pub copy_gbs: f64,
     /// Matrix size used for the matmul (n × n × n).
+    #[cfg_attr(feature = "camel-case", serde(alias = "matmul_n"))]
     pub matmul_n: u32,
     /// Bytes in each copy buffer.
+    #[cfg_attr(feature = "camel-case", serde(alias = "copy_bytes"))]
     pub copy_bytes: u64,
     /// Timed samples per figure (after warm-up).
     pub samples: u32,

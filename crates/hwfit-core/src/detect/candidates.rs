@@ -70,3 +70,27 @@ pub fn candidates(report: &DetectionReport, catalog: &DeviceCatalog, calibrate: 
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A recorded `hwfit detect --json` report (snake_case, as printed) reads in every build — the
+    /// npm package's camelCase one too — and gives its measured CPU as the one candidate.
+    #[test]
+    fn a_recorded_report_gives_its_devices() {
+        let text = include_str!("../../../hwfit-cli/tests/fixtures/detection_ci_2core_llvmpipe.json");
+        let report: DetectionReport = serde_json::from_str(text).unwrap();
+        let found = candidates(&report, &DeviceCatalog::builtin(), false);
+        assert_eq!(found.candidates.len(), 1, "{:?}", found.skipped);
+        assert_eq!(found.candidates[0].key, "cpu");
+        assert!(found.candidates[0].device.id.starts_with("measured-"));
+        let none = DetectionReport {
+            devices: Vec::new(),
+            ..report
+        };
+        assert!(candidates(&none, &DeviceCatalog::builtin(), false)
+            .candidates
+            .is_empty());
+    }
+}
