@@ -124,6 +124,17 @@ pub enum CoreError {
     /// A measurement file (fitting data) that cannot be read.
     #[error("measured data: {0}")]
     InvalidMeasurements(String),
+    /// A request asks for more work than one answer may take (a name, a list or a matrix over its
+    /// cap); the caps are in [`crate::api::defaults`].
+    #[error("{what} is too large: {size} (at most {max})")]
+    TooLarge {
+        /// What (`model name`, `matrix cells` …).
+        what: &'static str,
+        /// How large it is.
+        size: usize,
+        /// The cap.
+        max: usize,
+    },
     /// A data file built into hwfit does not parse (a bug: tests parse every one).
     #[error("built-in data {file} is broken: {message}")]
     BrokenBuiltinData {
@@ -172,9 +183,10 @@ impl CoreError {
     pub fn kind(&self) -> ErrorKind {
         match self {
             Self::UnknownModel { .. } | Self::UnknownDevice { .. } => ErrorKind::NotFound,
-            Self::InvalidNumber { .. } | Self::SequenceTooLong { .. } | Self::UnknownValue { .. } => {
-                ErrorKind::OutOfRange
-            }
+            Self::InvalidNumber { .. }
+            | Self::SequenceTooLong { .. }
+            | Self::UnknownValue { .. }
+            | Self::TooLarge { .. } => ErrorKind::OutOfRange,
             Self::MissingCoefficients | Self::BrokenBuiltinData { .. } => ErrorKind::Internal,
             _ => ErrorKind::Invalid,
         }

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use axum::extract::State;
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post, MethodRouter};
 use axum::Json;
@@ -54,17 +55,30 @@ fn json<T: serde::Serialize>(value: &T) -> Answer {
 }
 
 /// A question asked over HTTP: on this host's devices when it names no hardware (the core's rule).
-async fn ask<Q: Question>(s: &Shared, question: &Q) -> Answer {
+/// The core's work and the answer's serialization run off the async workers, so `/health` and
+/// shutdown stay responsive while a large question is answered.
+async fn ask<Q: Question>(s: Shared, question: Q) -> Answer {
     let local = s.local_for(question.needs_local()).await?;
-    json(&s.hwfit.ask(question, &local)?)
+    let body = tokio::task::spawn_blocking(move || -> Result<Vec<u8>, ApiError> {
+        let answer = s.hwfit.ask(&question, &local)?;
+        serde_json::to_vec(&answer).map_err(|e| {
+            ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                format!("answer not serializable: {e}"),
+            )
+        })
+    })
+    .await
+    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("question task: {e}")))??;
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
 async fn ask_body<Q: Question>(State(s): State<Shared>, JsonBody(q): JsonBody<Q>) -> Answer {
-    ask(&s, &q).await
+    ask(s, q).await
 }
 
 async fn ask_query<Q: Question>(State(s): State<Shared>, QueryArgs(q): QueryArgs<Q>) -> Answer {
-    ask(&s, &q).await
+    ask(s, q).await
 }
 
 /// The route of each question of the core's list.

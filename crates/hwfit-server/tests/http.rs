@@ -538,3 +538,31 @@ async fn questions_naming_no_hardware_run_on_the_hosts_devices() {
     let _ = local.stop.send(());
     let _ = none.stop.send(());
 }
+
+/// Work per request is bounded where it happens: a 30,000-character name and a 20,000-batch-size
+/// matrix are refused at once with the documented JSON error, naming the cap.
+#[tokio::test]
+async fn oversized_names_and_matrices_are_refused_at_once() {
+    let s = start(ServerOptions::default()).await;
+    let name = "x".repeat(30_000);
+    let body = json!({ "model_name": "gpt2", "devices": [name] }).to_string();
+    let (status, answer) = post(&s.base, "/performance/predict", &body).await;
+    assert_eq!(status, 422, "{answer}");
+    assert_eq!(answer["status"], "error");
+    assert!(
+        answer["message"]
+            .as_str()
+            .unwrap()
+            .contains("device name is too large: 30000 (at most 256)"),
+        "{answer}"
+    );
+    let batch_sizes: Vec<u32> = (1..=20_000).collect();
+    let body = json!({ "models": ["gpt2"], "hardware": "all", "batch_sizes": batch_sizes }).to_string();
+    let (status, answer) = post(&s.base, "/performance/matrix", &body).await;
+    assert_eq!(status, 422, "{answer}");
+    assert!(
+        answer["message"].as_str().unwrap().contains("prediction matrix"),
+        "{answer}"
+    );
+    let _ = s.stop.send(());
+}

@@ -687,7 +687,8 @@ export interface MatrixRequest {
 
 /**
  * What one microbenchmark run achieved on one device. Read as written (camelCase in the npm
- * package), so `benchmark()`'s figures can be handed back as a calibration.
+ * package), so `benchmark()`'s figures can be handed back as a calibration; the npm package also
+ * reads the snake_case names, so a `hwfit detect --json` report can be handed to `configure()`.
  */
 export interface Measurement {
     /** Bytes in each copy buffer. */

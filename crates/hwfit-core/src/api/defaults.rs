@@ -23,3 +23,9 @@ pub const MAP_BATCH_SIZES: &[u32] = &[1, 4, 16, 32, 64];
 pub const DISTRIBUTED_SEQUENCE_LENGTH: u32 = 512;
 /// Weight precision of a resource-pool plan and of model recommendations.
 pub const POOL_PRECISION: Precision = Precision::Fp16;
+
+/// The longest model or device name read, bytes: every real name is far shorter, and resolving a
+/// name costs time in proportion to its length.
+pub const MAX_NAME_BYTES: usize = 256;
+/// The most cells (models × targets × batch sizes × precisions) one prediction matrix answers.
+pub const MAX_MATRIX_CELLS: usize = 10_000;

@@ -178,6 +178,22 @@ pub struct CompatibleRequest {
     pub device: Option<String>,
 }
 
+/// Refuses a matrix of more than [`defaults::MAX_MATRIX_CELLS`] cells.
+fn matrix_budget(models: usize, targets: usize, batch_sizes: usize, precisions: usize) -> Result<(), CoreError> {
+    let cells = models
+        .saturating_mul(targets)
+        .saturating_mul(batch_sizes)
+        .saturating_mul(precisions);
+    if cells > defaults::MAX_MATRIX_CELLS {
+        return Err(CoreError::TooLarge {
+            what: "prediction matrix (models × targets × batch sizes × precisions)",
+            size: cells,
+            max: defaults::MAX_MATRIX_CELLS,
+        });
+    }
+    Ok(())
+}
+
 fn or_default<T: Copy>(given: &[T], default: &[T]) -> Vec<T> {
     if given.is_empty() {
         default.to_vec()
@@ -203,8 +219,22 @@ impl Hwfit {
 
     /// Predictions for models × hardware × batch sizes × precisions.
     pub fn matrix(&self, req: &MatrixRequest, local: &[Candidate]) -> Result<PredictionMatrix, CoreError> {
+        let batch_sizes = or_default(&req.batch_sizes, defaults::BATCH_SIZES);
+        let precisions = or_default(&req.precisions, &[defaults::PRECISION]);
+        let names: &[&str] = if req.models.is_empty() {
+            defaults::MATRIX_MODELS
+        } else {
+            &[]
+        };
+        let model_count = if req.models.is_empty() {
+            names.len()
+        } else {
+            req.models.len()
+        };
+        // Refused before any name is resolved when it cannot fit even on one target.
+        matrix_budget(model_count, 1, batch_sizes.len(), precisions.len())?;
         let models = if req.models.is_empty() {
-            self.specs(defaults::MATRIX_MODELS)?
+            self.specs(names)?
         } else {
             self.specs(&req.models)?
         };
@@ -215,11 +245,12 @@ impl Hwfit {
             req.device_spec.as_ref(),
             local,
         )?;
+        matrix_budget(models.len(), candidates.len(), batch_sizes.len(), precisions.len())?;
         prediction_matrix(
             &models,
             &candidates,
-            &or_default(&req.batch_sizes, defaults::BATCH_SIZES),
-            &or_default(&req.precisions, &[defaults::PRECISION]),
+            &batch_sizes,
+            &precisions,
             req.mode,
             req.sequence_length,
             &self.perf,
@@ -314,5 +345,61 @@ impl Hwfit {
     pub fn compatible_models(&self, req: &CompatibleRequest) -> Result<CompatibleModels, CoreError> {
         let candidate = one_candidate(&self.devices, req.hardware, req.device.as_deref())?;
         compatible_models(&self.specs(&req.models)?, &candidate, &self.perf, &self.selection)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::HardwareType;
+    use alloc::string::ToString;
+    use alloc::vec;
+
+    #[test]
+    fn a_matrix_over_its_cell_budget_is_refused_before_it_is_computed() {
+        let hwfit = Hwfit::builtin().unwrap();
+        let request = MatrixRequest {
+            models: vec![String::from("gpt2")],
+            hardware: HardwareList::all(),
+            batch_sizes: (1..=2_000).collect(),
+            precisions: vec![Precision::Fp32, Precision::Fp16, Precision::Int8, Precision::Int4],
+            ..MatrixRequest::default()
+        };
+        let err = hwfit.matrix(&request, &[]).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                CoreError::TooLarge {
+                    max: defaults::MAX_MATRIX_CELLS,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert_eq!(err.kind(), crate::error::ErrorKind::OutOfRange);
+        assert!(err.to_string().contains("at most 10000"), "{err}");
+        // 20,000 model names are refused before any is resolved.
+        let many = MatrixRequest {
+            models: vec![String::from("no-such-model"); 20_000],
+            hardware: HardwareList::of(&[HardwareType::Cpu]),
+            ..MatrixRequest::default()
+        };
+        assert!(matches!(hwfit.matrix(&many, &[]), Err(CoreError::TooLarge { .. })));
+        // Within the budget it answers.
+        let small = MatrixRequest {
+            batch_sizes: vec![1, 8],
+            ..request
+        };
+        assert!(hwfit.matrix(&small, &[]).is_ok());
+    }
+
+    #[test]
+    fn names_over_the_cap_are_refused_without_being_searched() {
+        let hwfit = Hwfit::builtin().unwrap();
+        let long = "x".repeat(defaults::MAX_NAME_BYTES + 1);
+        let err = hwfit.devices_catalog().resolve(&long).unwrap_err();
+        assert!(err.to_string().starts_with("device name is too large"), "{err}");
+        let err = hwfit.catalog().resolve(&long).unwrap_err();
+        assert!(err.to_string().starts_with("model name is too large"), "{err}");
     }
 }

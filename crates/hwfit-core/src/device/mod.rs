@@ -313,6 +313,7 @@ impl DeviceCatalog {
 
     /// Resolves a device name; an unknown or ambiguous name is an error listing the candidates.
     pub fn resolve(&self, name: &str) -> Result<&Device, CoreError> {
+        crate::text::check_name_length("device name", name)?;
         resolve::resolve(&self.devices, &self.index, name)
     }
 
