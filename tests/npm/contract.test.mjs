@@ -58,6 +58,8 @@ const ROWS = [
   { q: "select", local: "empty", body: { model_name: "bert-base-uncased" }, cli: ["bert-base-uncased"] },
   { q: "batch-select", body: { models: [{ name: "gpt2" }, { name: "vit-base-patch16-224" }], hardware: ["cpu", "cuda"] },
     cli: ["gpt2", "vit-base-patch16-224", "--hardware", "cpu,cuda"] },
+  { q: "batch-select", body: { models: [{ name: "gpt2" }, { name: "no-such-model-xyz" }], hardware: ["cpu"] },
+    cli: ["gpt2", "no-such-model-xyz", "--hardware", "cpu"] },
   { q: "batch-select", alias: "batch", body: { models: [{ name: "gpt2" }], hardware: ["cpu"] }, cli: ["gpt2", "--hardware", "cpu"] },
   { q: "batch-select", local: "report", body: { models: [{ name: "gpt2" }, { name: "t5-small" }] }, cli: ["gpt2", "t5-small"] },
   { q: "analyze", body: { model_name: "bert-base-uncased", hardware: ["cpu", "cuda"], batch_sizes: [1, 16] },

@@ -68,6 +68,11 @@ export interface AnswerOptions {
 
 /** One model's answer in a batch (IPFS Accelerate's shape). */
 export interface BatchEntry {
+    /**
+     * Why this model could not be answered (an unknown name, a broken `config.json`, a family that
+     * contradicts it); the other models of the batch are answered all the same.
+     */
+    error?: string | null;
     /** Why. */
     explanation: string;
     /** The other eligible candidates, best first. */

@@ -128,11 +128,11 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
     }
     let mut table = output::table(["model", "primary", "fallbacks"]);
     for (model, e) in &answer {
-        table.add_row([
-            model.clone(),
-            e.primary.clone().unwrap_or_else(|| "none".into()),
-            e.fallbacks.join(", "),
-        ]);
+        let primary = match &e.error {
+            Some(why) => format!("not answered: {why}"),
+            None => e.primary.clone().unwrap_or_else(|| "none".into()),
+        };
+        table.add_row([model.clone(), primary, e.fallbacks.join(", ")]);
     }
     output::text(&table.to_string());
     Ok(())

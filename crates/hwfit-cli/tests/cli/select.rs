@@ -90,3 +90,31 @@ fn select_errors() {
     assert!(run_err(&["select", "gpt2", "--task-type", "dreaming"]).contains("unknown task type 'dreaming'"));
     assert!(run_err(&["select", "gpt2", "--batch-size", "0"]).contains("invalid batch_size: 0"));
 }
+
+/// One unknown model in a batch is reported in its entry; the others are answered.
+#[test]
+fn a_bad_model_in_a_batch_is_its_entrys_error() {
+    let v = run_json(&[
+        "batch-select",
+        "gpt2",
+        "no-such-model-xyz",
+        "--hardware",
+        "cpu,cuda",
+        "--json",
+    ]);
+    assert_eq!(v["gpt2"]["primary"], "cuda");
+    assert!(v["gpt2"].get("error").is_none(), "{v}");
+    let bad = &v["no-such-model-xyz"];
+    assert!(bad["primary"].is_null(), "{bad}");
+    assert!(
+        bad["error"]
+            .as_str()
+            .unwrap()
+            .contains("unknown model 'no-such-model-xyz'"),
+        "{bad}"
+    );
+    let text = run_ok(&["batch-select", "gpt2", "no-such-model-xyz", "--hardware", "cpu"]);
+    assert!(text.contains("not answered: unknown model"), "{text}");
+    // A fault of the whole request still fails it.
+    assert!(run_err(&["batch-select", "gpt2", "--hardware", "cpu", "--batch-size", "0"]).contains("batch_size"));
+}

@@ -255,6 +255,10 @@ pub struct BatchEntry {
     pub explanation: String,
     /// Where the predictions come from.
     pub prediction_source: String,
+    /// Why this model could not be answered (an unknown name, a broken `config.json`, a family that
+    /// contradicts it); the other models of the batch are answered all the same.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// Analyze a model across hardware and batch sizes (`POST /analysis/model`).
@@ -451,14 +455,34 @@ impl Hwfit {
         Ok(selection)
     }
 
-    /// Selects hardware for each model of a batch; a model that cannot be resolved is an error
-    /// naming it.
+    /// Selects hardware for each model of a batch; a model that cannot be read is reported in its
+    /// entry (`error`) while the others are answered.
     pub fn batch_select(&self, req: &BatchSelectRequest, local: &[Candidate]) -> Result<BatchSelection, CoreError> {
         if req.models.is_empty() {
             return Err(CoreError::EmptyList { what: "models" });
         }
         let mut out = SortedMap::new();
-        for m in &req.models {
+        for (i, m) in req.models.iter().enumerate() {
+            // A model that cannot be read is this entry's error; anything else concerns the whole
+            // request (its hardware, batch size …) and fails it.
+            let key = |resolved: Option<&str>| match (m.name.trim(), resolved) {
+                ("", Some(name)) => String::from(name),
+                ("", None) => format!("models[{i}]"),
+                _ => m.name.clone(),
+            };
+            if let Err(e) = self.resolve_model(&m.name, m.model_config.as_ref(), m.family) {
+                out.insert(
+                    key(None),
+                    BatchEntry {
+                        primary: None,
+                        fallbacks: Vec::new(),
+                        explanation: format!("not answered: {e}"),
+                        prediction_source: String::from("none"),
+                        error: Some(alloc::string::ToString::to_string(&e)),
+                    },
+                );
+                continue;
+            }
             let s = self.select(
                 &SelectRequest {
                     model_name: m.name.clone(),
@@ -476,18 +500,14 @@ impl Hwfit {
                 },
                 local,
             )?;
-            let key = if m.name.trim().is_empty() {
-                s.model_name.clone()
-            } else {
-                m.name.clone()
-            };
             out.insert(
-                key,
+                key(Some(&s.model_name)),
                 BatchEntry {
                     primary: s.primary_recommendation,
                     fallbacks: s.fallback_options,
                     explanation: s.explanation,
                     prediction_source: s.prediction_source,
+                    error: None,
                 },
             );
         }
