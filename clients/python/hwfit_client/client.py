@@ -359,8 +359,8 @@ class HardwareSelectionClient:
 
     def ask(self, question: str, request: Optional[Mapping[str, Any]] = None, **fields: Any) -> Any:
         """Ask any of the core's questions by its one name (``"select"``, ``"batch-select"``,
-        ``"resource_pool"`` …; the CLI's, JS's or Python's spelling, or a former alias) with a
-        request of IPFS Accelerate's field names, given as a mapping and/or keywords.
+        ``"resourcePool"``, ``"resource_pool"`` …; the CLI's, JS's or Python's spelling, or a former
+        name) with a request of IPFS Accelerate's field names, given as a mapping and/or keywords.
 
         The same question asked with ``hwfit <name> … --json`` or the npm package's export gives
         the same answer. ``questions`` lists them; every question also has a method of its
@@ -832,7 +832,7 @@ class HardwareSelectionClient:
 
 
 def _question(name: str) -> Question:
-    key = name.strip().lower().replace("_", "-")
+    key = re.sub(r"(?<=[a-z0-9])([A-Z])", r"-\1", name.strip()).lower().replace("_", "-")
     for q in QUESTIONS:
         if key == q.name or key in q.aliases:
             return q

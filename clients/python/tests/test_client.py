@@ -411,6 +411,7 @@ class QuestionTests(ServerTest):
         pool = self.client.resource_pool(models=["gpt2"], hardware=["cpu"])
         self.assertEqual(pool, self.client.ask("resource-config", {"models": ["gpt2"], "hardware": ["cpu"]}))
         self.assertEqual(pool, self.client.ask("resource_pool", models=["gpt2"], hardware="cpu"))
+        self.assertEqual(pool, self.client.ask("resourcePool", models=["gpt2"], hardware=["cpu"]))
         devices = self.client.devices(hardware="rocm")
         self.assertTrue(devices and all(d["hardware_type"] == "rocm" for d in devices))
         self.assertIn("embedding", self.client.compatibility()["model_families"])
