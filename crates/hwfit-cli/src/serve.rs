@@ -27,7 +27,12 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         .map(|url| hwfit_db::open(url).with_context(|| format!("cannot open the benchmark database {url}")))
         .transpose()?;
     let options = ServerOptions {
-        api_key: args.api_key.clone().filter(|k| !k.is_empty()),
+        api_key: match args.api_key.as_deref() {
+            Some(key) if key.trim().is_empty() => {
+                anyhow::bail!("--api-key (or HWFIT_API_KEY) is empty: give a key, or leave it out to serve without one")
+            }
+            key => key.map(str::to_owned),
+        },
         cors_origins: args.cors_origins.clone(),
         max_body_bytes: args.max_body_bytes,
         request_timeout: Duration::from_secs(args.request_timeout),

@@ -26,10 +26,16 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for JsonBody<T> {
                 ApiError::new(e.status(), e.body_text())
             }
         })?;
-        let text: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) {
-            b"{}"
-        } else {
-            &bytes
+        let text: &[u8] = match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
+            None => b"{}",
+            // serde would read an array as a struct's fields in order; a request is an object.
+            Some(b'[') => {
+                return Err(ApiError::new(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    "invalid request: the body must be a JSON object",
+                ))
+            }
+            Some(_) => &bytes,
         };
         let mut de = serde_json::Deserializer::from_slice(text);
         let value = serde_path_to_error::deserialize(&mut de).map_err(|e| {

@@ -96,6 +96,10 @@ pub fn router(state: AppState, options: &ServerOptions) -> Result<Router, ServeE
         .with_state(state)
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such route (see GET /openapi.json)") })
         .layer(middleware::from_fn_with_state(auth, require_key))
+        .layer(middleware::from_fn_with_state(
+            options.max_body_bytes,
+            refuse_declared_oversize,
+        ))
         .layer(middleware::map_response(json_errors))
         .layer(DefaultBodyLimit::max(options.max_body_bytes))
         .layer(TimeoutLayer::with_status_code(
@@ -146,6 +150,25 @@ async fn require_key(State(auth): State<Arc<Auth>>, req: Request, next: Next) ->
             "missing or wrong API key (Authorization: Bearer …)",
         )
         .into_response()
+    }
+}
+
+/// 413 at once for a body whose declared `Content-Length` is over the limit, before any of it is
+/// read (a client that declares a large body and then sends nothing would otherwise hold the
+/// connection until the request timeout).
+async fn refuse_declared_oversize(State(limit): State<usize>, req: Request, next: Next) -> Response {
+    let declared = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    match declared {
+        Some(length) if length > limit as u64 => ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("request body of {length} bytes is larger than the server's limit of {limit} bytes"),
+        )
+        .into_response(),
+        _ => next.run(req).await,
     }
 }
 

@@ -7,6 +7,7 @@ use std::time::Duration;
 use hwfit_core::Hwfit;
 use hwfit_server::{HostHardware, ServerOptions};
 use serde_json::{json, Value};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 struct Server {
     base: String,
@@ -563,6 +564,41 @@ async fn oversized_names_and_matrices_are_refused_at_once() {
     assert!(
         answer["message"].as_str().unwrap().contains("prediction matrix"),
         "{answer}"
+    );
+    let _ = s.stop.send(());
+}
+
+/// A JSON array is not a request; a body declared over the limit is refused before it is read.
+#[tokio::test]
+async fn arrays_and_declared_oversize_bodies_are_refused_at_once() {
+    let s = start(ServerOptions {
+        max_body_bytes: 1024,
+        ..ServerOptions::default()
+    })
+    .await;
+    let (status, answer) = post(&s.base, "/hardware/select", r#"["gpt2"]"#).await;
+    assert_eq!(status, 422, "{answer}");
+    assert!(
+        answer["message"].as_str().unwrap().contains("must be a JSON object"),
+        "{answer}"
+    );
+    // Declare 10 MB, send nothing more: the answer comes at once, not after the timeout.
+    let addr = s.base.trim_start_matches("http://").to_owned();
+    let mut stream = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    let head = format!(
+        "POST /hardware/select HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nContent-Length: 10000000\r\n\r\n"
+    );
+    stream.write_all(head.as_bytes()).await.unwrap();
+    let mut reply = vec![0u8; 4096];
+    let n = tokio::time::timeout(Duration::from_secs(5), stream.read(&mut reply))
+        .await
+        .expect("answered before the body was sent")
+        .unwrap();
+    let reply = String::from_utf8_lossy(&reply[..n]);
+    assert!(reply.starts_with("HTTP/1.1 413"), "{reply}");
+    assert!(
+        reply.contains("larger than the server's limit of 1024 bytes"),
+        "{reply}"
     );
     let _ = s.stop.send(());
 }

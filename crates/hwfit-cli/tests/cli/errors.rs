@@ -58,3 +58,10 @@ fn missing_model_is_a_usage_error() {
     let err = run_err(&["resources"]);
     assert!(err.contains("required"), "{err}");
 }
+
+/// An empty key would silently serve without auth: it is refused.
+#[test]
+fn an_empty_api_key_is_refused() {
+    let stderr = run_err(&["serve", "--api-key", "", "--port", "0", "--no-detect"]);
+    assert!(stderr.contains("--api-key (or HWFIT_API_KEY) is empty"), "{stderr}");
+}

@@ -100,6 +100,8 @@ pub fn prediction_matrix(
     for &batch in batch_sizes {
         crate::resources::check_range("batch_size", batch, crate::resources::MAX_BATCH_SIZE)?;
     }
+    // A length no cell could use is the request's error, not one per cell.
+    crate::resources::check_range("sequence_length", seq_length, crate::resources::MAX_SEQ_LENGTH)?;
     let mut rows = SortedMap::new();
     for spec in models {
         let workload = match mode {
@@ -299,5 +301,16 @@ mod tests {
                 ..
             }
         ));
+        let no_tokens = prediction_matrix(&models, &targets, &[1], &p, Mode::Inference, 0, &perf).unwrap_err();
+        assert!(
+            matches!(
+                no_tokens,
+                CoreError::InvalidNumber {
+                    field: "sequence_length",
+                    ..
+                }
+            ),
+            "{no_tokens:?}"
+        );
     }
 }
