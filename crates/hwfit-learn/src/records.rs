@@ -14,6 +14,7 @@ pub const PUBLIC_MEASUREMENTS: MeasuredData<'static> = MeasuredData {
     webllm_vram: "",
     browser_measurements: "",
     browser_cases: "",
+    runtime_steps: "",
 };
 
 /// `hwfit bench`'s measurements on this project's CI machine kind (2-core AMD EPYC VM), in hwfit's

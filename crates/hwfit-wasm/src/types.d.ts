@@ -142,7 +142,7 @@ export interface BenchmarkReport {
 }
 
 /** Which roof limits a step. */
-export type Bound = "compute" | "memory";
+export type Bound = "compute" | "memory" | "host";
 
 /** One candidate's evaluation (IPFS Accelerate's `all_scores` entry). */
 export interface CandidateScore {
@@ -273,7 +273,7 @@ export interface ClassifyModelRequest {
 }
 
 /** How specific the coefficients behind a prediction are. */
-export type CoefficientSource = "hardware_type" | "pooled_class" | "pooled_other_class";
+export type CoefficientSource = "hardware_type" | "pooled_class" | "pooled_other_class" | "runtime";
 
 /** One cell of the compatibility matrix. */
 export interface CompatibilityEntry {
@@ -626,6 +626,25 @@ export type HardwareList = HardwareType[] | string;
 
 export type HardwareType = "cpu" | "cuda" | "rocm" | "mps" | "openvino" | "qnn" | "webnn" | "webgpu" | "wasm";
 
+/** A step's host costs next to its device time. */
+export interface HostCosts {
+    /** The device's part: FLOPs or bytes at the runtime's achieved rates, ms. */
+    deviceMs: number;
+    /** The runtime's host time per operator, µs. */
+    operatorUs: number;
+    /** Operators the step runs (see [`super::operators`]). */
+    operators: number;
+    /** `operators × operator_us`, ms. */
+    operatorsMs: number;
+    /**
+     * Whether the device works while the host issues (accelerators): the step is then the larger
+     * of the two, not their sum.
+     */
+    overlapped: boolean;
+    /** Fixed host time per step, ms. */
+    stepMs: number;
+}
+
 /** How sure an identification is. */
 export type IdentificationConfidence = "high" | "medium" | "class" | "software";
 
@@ -971,6 +990,8 @@ export interface PredictEntry {
     flopsPerStep: number;
     /** Its hardware type. */
     hardwareType: HardwareType;
+    /** Runtimes with fitted host costs: operators issued, per-step cost and the device's part. */
+    hostCosts?: HostCosts | null;
     /** Time per step, ms. */
     latency: number;
     /** The device's memory, MB. */
@@ -981,6 +1002,11 @@ export interface PredictEntry {
     rooflineThroughput: number;
     /** The runtime the prediction describes. */
     runtime: Runtime;
+    /**
+     * The same step on each runtime with a fitted model for the device (the documented one and
+     * those with measurements on its kind of processor): what moving runtime would buy.
+     */
+    runtimes?: RuntimeOption[];
     /**
      * `learned` (the analytic model corrected by the learned model), `analytic_model`
      * (coefficients fitted for this hardware type), `analytic_model_pooled`, `measured_profile` or
@@ -1045,6 +1071,8 @@ export interface Prediction {
     fixedCosts?: FixedCosts | null;
     /** FLOPs per step. */
     flopsPerStep: number;
+    /** Runtimes with fitted host costs: operators issued, per-step cost and the device's part. */
+    hostCosts?: HostCosts | null;
     /** Time per step, ms. */
     latency: number;
     /** The device's memory, MB. */
@@ -1210,7 +1238,21 @@ export interface ResourcesRequest {
     sequenceLength?: number;
 }
 
-export type Runtime = "llama.cpp" | "tensorrt" | "vllm" | "pytorch" | "onnxruntime" | "onnxruntime-web" | "web-llm" | "tract" | "openvino" | "qnn" | "mlx";
+export type Runtime = "llama.cpp" | "tensorrt" | "vllm" | "pytorch" | "pytorch-compiled" | "onnxruntime" | "onnxruntime-web" | "web-llm" | "tract" | "openvino" | "qnn" | "mlx";
+
+/** The same step on another runtime (the runtime comparison of a prediction). */
+export interface RuntimeOption {
+    /** Which term bounds the step there. */
+    bound: Bound;
+    /** Time per step, ms. */
+    latency: number;
+    /** The runtime. */
+    runtime: Runtime;
+    /** Where the figure comes from. */
+    source: PredictionSource;
+    /** Items (or tokens) per second on it. */
+    throughput: number;
+}
 
 /** Select the hardware to run a model on (`POST /hardware/select`). */
 export interface SelectRequest {

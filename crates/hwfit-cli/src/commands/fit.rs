@@ -15,6 +15,7 @@ pub const MEASURED: MeasuredData<'static> = MeasuredData {
     webllm_vram: include_str!("../../../../data/measured/webllm_vram_requirements.csv"),
     browser_measurements: include_str!("../../../../data/measured/browser_measurements.csv"),
     browser_cases: include_str!("../../../../data/measured/browser_cases.csv"),
+    runtime_steps: include_str!("../../../../data/measured/runtime_steps.csv"),
 };
 
 fn describe(a: &Accuracy) -> String {
@@ -25,6 +26,52 @@ fn describe(a: &Accuracy) -> String {
         a.median_abs_log_error,
         a.median_abs_log_error.exp()
     )
+}
+
+/// Per runtime: its fitted step costs and how well they predict, in-sample and held out.
+fn runtime_table(report: &FitReport) -> comfy_table::Table {
+    let mut table = output::table([
+        "runtime",
+        "hardware",
+        "rows",
+        "devices",
+        "sources",
+        "compute",
+        "compute fp32",
+        "memory",
+        "µs/operator",
+        "ms/step",
+        "in-sample ±25 %",
+        "leave-one-source-out ±25 %",
+        "leave-one-device-out ±25 %",
+    ]);
+    let share = |a: &Accuracy| {
+        if a.samples == 0 {
+            String::from("-")
+        } else {
+            format!("{:.0} % (×{:.2})", a.within_25_percent * 100.0, a.median_abs_log_error.exp())
+        }
+    };
+    for r in &report.runtimes.runtimes {
+        let c = report.coefficients.runtime(r.runtime, r.hardware);
+        let coefficient = |f: fn(&hwfit_core::perf::RuntimeCoefficients) -> f64| c.map_or(String::from("-"), |c| format!("{:.3}", f(c)));
+        table.add_row([
+            r.runtime.to_string(),
+            r.hardware.to_string(),
+            r.rows.to_string(),
+            r.devices.to_string(),
+            r.sources.to_string(),
+            coefficient(|c| c.compute),
+            coefficient(|c| c.compute_fp32),
+            coefficient(|c| c.memory),
+            coefficient(|c| c.operator_us),
+            coefficient(|c| c.step_ms),
+            share(&r.in_sample),
+            share(&r.leave_one_source_out),
+            share(&r.leave_one_device_out),
+        ]);
+    }
+    table
 }
 
 /// Runs the fit, optionally writing the coefficients.
@@ -102,6 +149,7 @@ pub fn run(args: &FitArgs) -> Result<()> {
             v.median_abs_log_error
         ));
     }
+    output::text(&runtime_table(&report).to_string());
     if let Some(t) = &report.database_twins {
         output::text(&format!(
             "device database: the {} measured curated devices predicted from their database rows alone: {}; on the curated entries: {} (both leave-one-device-out)",

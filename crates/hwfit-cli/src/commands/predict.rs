@@ -59,6 +59,19 @@ pub fn run(args: &PredictArgs) -> Result<()> {
         ]);
     }
     output::text(&table.to_string());
+    for (key, e) in &answer.predictions {
+        if e.prediction.host_costs.is_some() {
+            output::text(&format!("{key}: {}", e.prediction.bound_explanation()));
+        }
+        if e.runtimes.len() > 1 {
+            let options: Vec<String> = e
+                .runtimes
+                .iter()
+                .map(|r| format!("{} {:.1} {} ({}-bound)", r.runtime, r.throughput, e.prediction.throughput_unit, r.bound))
+                .collect();
+            output::text(&format!("{key} by runtime: {}", options.join(", ")));
+        }
+    }
     Ok(())
 }
 

@@ -131,6 +131,28 @@ fn stored_coefficients_are_the_fit_and_accuracy_is_reported() {
         ins["samples"], ins["within_25_percent"].as_f64().unwrap() * 100.0, ins["median_abs_log_error"].as_f64().unwrap(),
         cv["within_25_percent"].as_f64().unwrap() * 100.0, cv["median_abs_log_error"].as_f64().unwrap()
     );
+    for r in report["runtimes"]["runtimes"].as_array().unwrap() {
+        let share = |a: &serde_json::Value| {
+            format!(
+                "{:.0} % within ±25 % (median ×{:.2})",
+                a["within_25_percent"].as_f64().unwrap() * 100.0,
+                a["median_abs_log_error"].as_f64().unwrap().exp()
+            )
+        };
+        println!(
+            "runtime step model {} on {}: {} rows, {} devices, {} sources, fitted {}: in-sample {}; leave-one-source-out {}; leave-one-device-out {}",
+            r["runtime"], r["hardware"], r["rows"], r["devices"], r["sources"], r["fitted"],
+            share(&r["in_sample"]), share(&r["leave_one_source_out"]), share(&r["leave_one_device_out"])
+        );
+    }
+    let pytorch = report["runtimes"]["runtimes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["runtime"] == "pytorch" && r["hardware"] == "cuda")
+        .expect("PyTorch on CUDA has measurements");
+    assert_eq!(pytorch["fitted"], true);
+    assert!(pytorch["sources"].as_u64().unwrap() >= 5, "{pytorch}");
     let browser = &report["browser"];
     let right = browser["right_leave_one_source_out"].as_f64().unwrap();
     println!(

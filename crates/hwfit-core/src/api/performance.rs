@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::targets::{keys, resolve_candidates, HardwareList};
 use super::{defaults, Hwfit};
+use crate::perf::RuntimeOption;
 use crate::plan::distributed::{plan_distributed, DistributedConfig, DistributedInput};
 use crate::{
     select_hardware, Candidate, CoreError, Family, HardwareType, Mode, PerfRequest, Precision, Prediction,
@@ -91,6 +92,10 @@ pub struct PredictEntry {
     pub device: String,
     /// Its hardware type.
     pub hardware_type: HardwareType,
+    /// The same step on each runtime with a fitted model for the device (the documented one and
+    /// those with measurements on its kind of processor): what moving runtime would buy.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runtimes: Vec<RuntimeOption>,
 }
 
 /// The predictions (IPFS Accelerate's `/performance/predict` answer plus what they rest on).
@@ -410,6 +415,7 @@ impl Hwfit {
                     prediction,
                     device: c.device.name.clone(),
                     hardware_type: c.device.hardware_type,
+                    runtimes: self.perf.runtime_comparison(&model.spec, &c.device, &perf_req),
                 },
             );
         }

@@ -15,7 +15,8 @@
 use alloc::string::String;
 use serde::{Deserialize, Serialize};
 
-use crate::spec::{ModelSpec, StackRole, TransformerStack};
+use super::operators;
+use crate::spec::ModelSpec;
 use crate::{HardwareType, Precision, Workload};
 
 /// Fitted constants of the browser step model.
@@ -60,97 +61,6 @@ pub struct FixedCosts {
     pub first_run_ms: f64,
 }
 
-/// Operators one transformer layer runs: Q, K, V, O projections, the two attention products, the
-/// softmax, two norms, two residual adds, the feed-forward matrices and their activation; decoders
-/// add the two KV-cache writes, cross-attending decoders a second attention block.
-fn layer_kernels(stack: &TransformerStack) -> u32 {
-    let ffn = if stack.gated_ffn { 4 } else { 3 };
-    let self_attention = 4 + 2 + 1;
-    let base = self_attention + ffn + 2 + 2;
-    match stack.role {
-        StackRole::Encoder => base,
-        StackRole::Decoder => base + 2,
-        StackRole::CrossDecoder => base + 2 + self_attention + 2,
-    }
-}
-
-/// Matrix multiplications with weights in one transformer layer (the operators quantization touches).
-fn layer_linear_operators(stack: &TransformerStack) -> u32 {
-    let ffn = if stack.gated_ffn { 3 } else { 2 };
-    match stack.role {
-        StackRole::CrossDecoder => 8 + ffn,
-        _ => 4 + ffn,
-    }
-}
-
-/// Kernels per convolutional network: each convolution or linear layer, plus a residual add or
-/// activation the runtime does not fuse for every other one. Without a published depth, 50 layers.
-fn conv_kernels(layers: u32) -> u32 {
-    let layers = if layers == 0 { 50 } else { layers };
-    layers + layers.div_ceil(2)
-}
-
-/// The stacks a step of `workload` runs (decode: the generating stack only; the encoder ran once).
-fn stacks_run(spec: &ModelSpec, workload: Workload) -> impl Iterator<Item = &TransformerStack> {
-    spec.stacks()
-        .filter(move |s| workload != Workload::Decode || s.generates())
-}
-
-/// Operators one step dispatches: per stack its layers plus the embedding gather, the final norm and
-/// the head; per convolutional network its layers; two per dense extra. A training step runs the
-/// backward pass (two kernels per forward one) and one optimizer update per weight tensor.
-#[must_use]
-pub fn kernels_per_step(spec: &ModelSpec, workload: Workload) -> u32 {
-    let stacks: u32 = stacks_run(spec, workload)
-        .map(|s| s.layers * layer_kernels(s) + 3)
-        .sum();
-    let rest: u32 = if workload == Workload::Decode {
-        0
-    } else {
-        spec.conv_nets().map(|c| conv_kernels(c.layers)).sum::<u32>() + 2 * dense_count(spec)
-    };
-    let forward = stacks + rest;
-    if workload == Workload::TrainStep {
-        3 * forward + linear_operators(spec, workload)
-    } else {
-        forward
-    }
-}
-
-fn dense_count(spec: &ModelSpec) -> u32 {
-    spec.components
-        .iter()
-        .filter(|c| matches!(c, crate::spec::Component::Dense { .. }))
-        .count() as u32
-}
-
-/// Operators with weights a step runs (transformer projections and feed-forward matrices,
-/// convolutions): the ones a quantized model runs quantized.
-#[must_use]
-pub fn linear_operators(spec: &ModelSpec, workload: Workload) -> u32 {
-    let stacks: u32 = stacks_run(spec, workload)
-        .map(|s| s.layers * layer_linear_operators(s) + 1)
-        .sum();
-    let convs: u32 = if workload == Workload::Decode {
-        0
-    } else {
-        spec.conv_nets()
-            .map(|c| if c.layers == 0 { 50 } else { c.layers })
-            .sum()
-    };
-    stacks + convs + dense_count(spec)
-}
-
-/// Distinct pipelines the first call compiles: identical layers share theirs, so one layer's
-/// operators per stack (plus its embedding, norm and head) and half a network's convolutions (the
-/// shapes repeat within each stage).
-#[must_use]
-pub fn pipelines(spec: &ModelSpec, workload: Workload) -> u32 {
-    let stacks: u32 = stacks_run(spec, workload).map(|s| layer_kernels(s) + 3).sum();
-    let convs: u32 = spec.conv_nets().map(|c| conv_kernels(c.layers).div_ceil(2)).sum();
-    stacks + convs + 2 * dense_count(spec)
-}
-
 /// The fixed costs of a step on a browser back-end, given the roofline part (`compute_ms`).
 #[must_use]
 pub fn fixed_costs(
@@ -163,9 +73,9 @@ pub fn fixed_costs(
 ) -> FixedCosts {
     match hardware {
         HardwareType::Webgpu => {
-            let kernels = kernels_per_step(spec, workload);
+            let kernels = operators::per_step(spec, workload);
             let quantized = if precision == Precision::Int8 {
-                linear_operators(spec, workload)
+                operators::with_weights(spec, workload)
             } else {
                 0
             };
@@ -176,7 +86,7 @@ pub fn fixed_costs(
                 round_trips,
                 sync_ms: f64::from(round_trips) * coefficients.sync_ms,
                 compute_ms,
-                first_run_ms: f64::from(pipelines(spec, workload)) * coefficients.compile_ms,
+                first_run_ms: f64::from(operators::distinct(spec, workload)) * coefficients.compile_ms,
             }
         }
         HardwareType::Webnn => FixedCosts {
@@ -230,20 +140,6 @@ mod tests {
 
     fn spec(name: &str) -> ModelSpec {
         Catalog::builtin().resolve(name).unwrap().spec
-    }
-
-    #[test]
-    fn kernels_follow_the_layers_not_the_batch() {
-        let bert = spec("bert-base-uncased");
-        // 12 encoder layers × 14 operators + embedding, norm, head.
-        assert_eq!(kernels_per_step(&bert, Workload::Forward), 12 * 14 + 3);
-        assert_eq!(linear_operators(&bert, Workload::Forward), 12 * 6 + 1);
-        let llama = spec("meta-llama/Llama-3.2-1B");
-        assert_eq!(kernels_per_step(&llama, Workload::Decode), 16 * 17 + 3);
-        // Whisper's decode step runs the decoder only.
-        let whisper = spec("openai/whisper-base");
-        assert!(kernels_per_step(&whisper, Workload::Decode) < kernels_per_step(&whisper, Workload::Forward));
-        assert!(pipelines(&bert, Workload::Forward) < kernels_per_step(&bert, Workload::Forward));
     }
 
     #[test]

@@ -100,51 +100,45 @@ fn loss(samples: &[&Sample], eff: &Efficiency) -> f64 {
 }
 
 /// Nelder–Mead minimisation of `f` over a box (points are clamped into it), from `start`.
-fn nelder_mead(start: [f64; 3], step: [f64; 3], lo: [f64; 3], hi: [f64; 3], f: impl Fn([f64; 3]) -> f64) -> [f64; 3] {
-    let clamp = |p: [f64; 3]| {
-        [
-            p[0].clamp(lo[0], hi[0]),
-            p[1].clamp(lo[1], hi[1]),
-            p[2].clamp(lo[2], hi[2]),
-        ]
-    };
-    let mut simplex: Vec<([f64; 3], f64)> = Vec::with_capacity(4);
+pub(crate) fn nelder_mead<const N: usize>(
+    start: [f64; N],
+    step: [f64; N],
+    lo: [f64; N],
+    hi: [f64; N],
+    f: impl Fn([f64; N]) -> f64,
+) -> [f64; N] {
+    let clamp = |p: [f64; N]| core::array::from_fn(|k| p[k].clamp(lo[k], hi[k]));
+    let mut simplex: Vec<([f64; N], f64)> = Vec::with_capacity(N + 1);
     simplex.push((start, f(start)));
-    for i in 0..3 {
+    for i in 0..N {
         let mut p = start;
         p[i] += step[i];
         let p = clamp(p);
         simplex.push((p, f(p)));
     }
-    for _ in 0..600 {
+    for _ in 0..200 * N {
         simplex.sort_by(|a, b| a.1.total_cmp(&b.1));
-        let centroid = {
-            let mut c = [0.0; 3];
-            for (p, _) in &simplex[..3] {
-                for k in 0..3 {
-                    c[k] += p[k] / 3.0;
-                }
-            }
-            c
-        };
-        let along = |t: f64| clamp([0, 1, 2].map(|k| centroid[k] + t * (simplex[3].0[k] - centroid[k])));
+        let centroid: [f64; N] =
+            core::array::from_fn(|k| simplex[..N].iter().map(|(p, _)| p[k]).sum::<f64>() / N as f64);
+        let worst = simplex[N].0;
+        let along = |t: f64| clamp(core::array::from_fn(|k| centroid[k] + t * (worst[k] - centroid[k])));
         let reflected = along(-1.0);
         let fr = f(reflected);
         if fr < simplex[0].1 {
             let expanded = along(-2.0);
             let fe = f(expanded);
-            simplex[3] = if fe < fr { (expanded, fe) } else { (reflected, fr) };
-        } else if fr < simplex[2].1 {
-            simplex[3] = (reflected, fr);
+            simplex[N] = if fe < fr { (expanded, fe) } else { (reflected, fr) };
+        } else if fr < simplex[N - 1].1 {
+            simplex[N] = (reflected, fr);
         } else {
             let contracted = along(0.5);
             let fc = f(contracted);
-            if fc < simplex[3].1 {
-                simplex[3] = (contracted, fc);
+            if fc < simplex[N].1 {
+                simplex[N] = (contracted, fc);
             } else {
                 let best = simplex[0].0;
                 for entry in simplex.iter_mut().skip(1) {
-                    let p = clamp([0, 1, 2].map(|k| best[k] + 0.5 * (entry.0[k] - best[k])));
+                    let p = clamp(core::array::from_fn(|k| best[k] + 0.5 * (entry.0[k] - best[k])));
                     *entry = (p, f(p));
                 }
             }
@@ -154,7 +148,7 @@ fn nelder_mead(start: [f64; 3], step: [f64; 3], lo: [f64; 3], hi: [f64; 3], f: i
     simplex[0].0
 }
 
-fn log_space(bounds: (f64, f64), i: usize, n: usize) -> f64 {
+pub(crate) fn log_space(bounds: (f64, f64), i: usize, n: usize) -> f64 {
     let (lo, hi) = (libm::log(bounds.0), libm::log(bounds.1));
     libm::exp(lo + (hi - lo) * i as f64 / (n - 1) as f64)
 }
@@ -220,7 +214,7 @@ pub fn fit_efficiency(samples: &[&Sample]) -> Efficiency {
     }
 }
 
-fn round4(x: f64) -> f64 {
+pub(crate) fn round4(x: f64) -> f64 {
     libm::round(x * 10_000.0) / 10_000.0
 }
 
@@ -251,6 +245,7 @@ pub fn fit(samples: &[Sample], fitted_on: &str) -> Coefficients {
     let of = |class: WorkloadClass| samples.iter().filter(|s| s.class == class).collect::<Vec<_>>();
     Coefficients {
         browser: None,
+        runtimes: Vec::new(),
         generate: fit_class(&of(WorkloadClass::Generate)),
         forward: fit_class(&of(WorkloadClass::Forward)),
         fitted_on: String::from(fitted_on),

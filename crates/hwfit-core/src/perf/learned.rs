@@ -62,9 +62,26 @@ const CONTINUOUS: [&str; 9] = [
     "precision_bits",
 ];
 
+/// The runtimes of the runtime one-hot block, fixed so that a new runtime does not change the
+/// vector a stored model reads (a runtime outside the list is all zeros; the correction applies only
+/// to each cell's documented runtime anyway).
+const RUNTIMES: [Runtime; 11] = [
+    Runtime::LlamaCpp,
+    Runtime::TensorRt,
+    Runtime::Vllm,
+    Runtime::Pytorch,
+    Runtime::OnnxRuntime,
+    Runtime::OnnxRuntimeWeb,
+    Runtime::WebLlm,
+    Runtime::Tract,
+    Runtime::OpenVino,
+    Runtime::Qnn,
+    Runtime::Mlx,
+];
+
 /// Number of features.
 pub const FEATURE_COUNT: usize =
-    HARDWARE.len() + VENDORS.len() + FAMILIES.len() + WORKLOADS.len() + Runtime::ALL.len() + CONTINUOUS.len() + 1;
+    HARDWARE.len() + VENDORS.len() + FAMILIES.len() + WORKLOADS.len() + RUNTIMES.len() + CONTINUOUS.len() + 1;
 
 /// A one-hot block of the vector: its names' prefix, its length, the name of its `i`-th value.
 type OneHotBlock = (&'static str, usize, fn(usize) -> &'static str);
@@ -75,7 +92,7 @@ const ONE_HOT_BLOCKS: [OneHotBlock; 5] = [
     ("vendor_", VENDORS.len(), |i| VENDORS[i]),
     ("family_", FAMILIES.len(), |i| FAMILIES[i].as_str()),
     ("workload_", WORKLOADS.len(), |i| WORKLOADS[i].as_str()),
-    ("runtime_", Runtime::ALL.len(), |i| Runtime::ALL[i].as_str()),
+    ("runtime_", RUNTIMES.len(), |i| RUNTIMES[i].as_str()),
 ];
 
 /// The last feature: the analytic model's step time.
@@ -182,7 +199,7 @@ pub fn features(facts: &StepFacts<'_>) -> Vec<f32> {
     out.extend((0..VENDORS.len()).map(|i| if i == vendor { 1.0 } else { 0.0 }));
     one_hot(&mut out, &FAMILIES, &facts.spec.family);
     one_hot(&mut out, &WORKLOADS, &facts.workload);
-    one_hot(&mut out, Runtime::ALL, &facts.runtime);
+    one_hot(&mut out, &RUNTIMES, &facts.runtime);
     let year = release_year(facts.device);
     let bandwidth = facts.device.memory_bandwidth_gbs.max(1e-3);
     let peak = facts.peak_tflops.max(1e-6);

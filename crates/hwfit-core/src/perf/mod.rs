@@ -7,7 +7,9 @@ pub mod browser;
 pub mod cost;
 pub mod fit;
 pub mod fitting;
+pub mod host;
 pub mod learned;
+pub mod operators;
 pub mod runtime;
 
 use crate::map::SortedMap;
@@ -19,6 +21,7 @@ use serde::{Deserialize, Serialize};
 
 pub use browser::{BrowserCoefficients, FixedCosts};
 pub use cost::{step_cost, StepCost};
+pub use host::{HostCosts, Processor, RuntimeCoefficients};
 pub use learned::{LearnedDomain, ResidualModel};
 pub use runtime::Runtime;
 
@@ -104,6 +107,10 @@ pub struct Coefficients {
     /// The browser step model (WebGPU, WebAssembly, WebNN), fitted to browser measurements.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub browser: Option<BrowserCoefficients>,
+    /// Per runtime and hardware type: host costs and achieved shares, fitted to measurements of
+    /// that runtime on that hardware.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runtimes: Vec<RuntimeCoefficients>,
 }
 
 /// How specific the coefficients behind a prediction are.
@@ -117,9 +124,19 @@ pub enum CoefficientSource {
     PooledClass,
     /// Pooled over the other workload class (the class has no measurements at all).
     PooledOtherClass,
+    /// Fitted on measurements of the runtime on this hardware type.
+    Runtime,
 }
 
 impl Coefficients {
+    /// The fitted costs of a runtime on a hardware type, where measurements of it exist.
+    #[must_use]
+    pub fn runtime(&self, runtime: Runtime, hardware: HardwareType) -> Option<&RuntimeCoefficients> {
+        self.runtimes
+            .iter()
+            .find(|r| r.runtime == runtime && r.hardware == hardware)
+    }
+
     fn class(&self, class: WorkloadClass) -> &ClassCoefficients {
         match class {
             WorkloadClass::Generate => &self.generate,
@@ -209,6 +226,8 @@ pub enum Bound {
     Compute,
     /// Bytes at the achieved bandwidth.
     Memory,
+    /// The host issuing the runtime's operators (the device waits for it).
+    Host,
 }
 
 impl core::fmt::Display for Bound {
@@ -216,6 +235,7 @@ impl core::fmt::Display for Bound {
         f.write_str(match self {
             Self::Compute => "compute",
             Self::Memory => "memory",
+            Self::Host => "host",
         })
     }
 }
@@ -290,6 +310,41 @@ pub struct Prediction {
     /// Browser back-ends: dispatches, round trips and first-call compilation next to the compute.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fixed_costs: Option<FixedCosts>,
+    /// Runtimes with fitted host costs: operators issued, per-step cost and the device's part.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_costs: Option<HostCosts>,
+}
+
+impl Prediction {
+    /// Which term bounds the step, in words:
+    /// `host-bound: 171 operators × 7.99 µs = 1.37 ms + 6.72 ms per step (device 0.63 ms)`.
+    #[must_use]
+    pub fn bound_explanation(&self) -> String {
+        let sig = |v: f64| {
+            if v == 0.0 || !v.is_finite() {
+                return v;
+            }
+            let scale = libm::pow(10.0, 2.0 - libm::floor(libm::log10(libm::fabs(v))));
+            libm::round(v * scale) / scale
+        };
+        match self.host_costs {
+            Some(h) => {
+                let host = format!(
+                    "{} operators × {} µs = {} ms + {} ms per step",
+                    h.operators,
+                    sig(h.operator_us),
+                    sig(h.operators_ms),
+                    sig(h.step_ms)
+                );
+                if self.bound == Bound::Host {
+                    format!("host-bound: {host} (device {} ms)", sig(h.device_ms))
+                } else {
+                    format!("{}-bound: {} ms on the device (host {host})", self.bound, sig(h.device_ms))
+                }
+            }
+            None => format!("{}-bound", self.bound),
+        }
+    }
 }
 
 /// The analytic model with its coefficients, and the learned correction where one is installed.
@@ -386,14 +441,29 @@ impl PerfModel {
         );
         let cost = step_cost(spec, req.precision, req.workload, req.batch_size, req.seq_length)?;
         let (peak_tflops, compute_rate) = device.dense_tflops.for_precision(req.precision);
+        let runtime = req
+            .runtime
+            .unwrap_or(Runtime::default_for(device.hardware_type, req.workload));
         let browser = self
             .coefficients
             .browser
             .as_ref()
             .filter(|_| device.hardware_type.is_browser());
-        let (mut eff, coefficient_source) = match browser {
-            Some(b) => (b.efficiency(device.hardware_type), CoefficientSource::HardwareType),
-            None => self
+        let runtime_costs = self
+            .coefficients
+            .runtime(runtime, device.hardware_type)
+            .filter(|_| browser.is_none());
+        let (mut eff, coefficient_source) = match (browser, runtime_costs) {
+            (Some(b), _) => (b.efficiency(device.hardware_type), CoefficientSource::HardwareType),
+            (None, Some(r)) => (
+                Efficiency {
+                    compute: r.compute_share(req.precision),
+                    memory: r.memory,
+                    overhead_ms: 0.0,
+                },
+                CoefficientSource::Runtime,
+            ),
+            (None, None) => self
                 .coefficients
                 .efficiency(device.hardware_type, WorkloadClass::of(req.workload))
                 .ok_or(CoreError::MissingCoefficients)?,
@@ -418,15 +488,19 @@ impl PerfModel {
                 round_sig(roofline_s * 1e3),
             )
         });
-        let overhead_ms = fixed_costs.map_or(eff.overhead_ms, |f| f.overhead_ms());
-        let analytic_step_s = roofline_s + overhead_ms / 1e3;
-        let runtime = req
-            .runtime
-            .unwrap_or(Runtime::default_for(device.hardware_type, req.workload));
+        let host_costs =
+            runtime_costs.map(|r| HostCosts::new(r, operators::per_step(spec, req.workload), round_sig(roofline_s * 1e3)));
+        let analytic_step_s = match (host_costs, fixed_costs) {
+            (Some(h), _) => h.total_ms() / 1e3,
+            (None, Some(f)) => roofline_s + f.overhead_ms() / 1e3,
+            (None, None) => roofline_s + eff.overhead_ms / 1e3,
+        };
+        // The learned correction was trained on each cell's documented runtime only.
+        let documented_runtime = runtime == Runtime::default_for(device.hardware_type, req.workload);
         let learned_model = self
             .learned
             .as_ref()
-            .filter(|_| learned_use == Learned::Use && !measured);
+            .filter(|_| learned_use == Learned::Use && !measured && host_costs.is_none() && documented_runtime);
         let features = (learned_model.is_some() || learned_use == Learned::FeaturesOnly).then(|| {
             learned::features(&learned::StepFacts {
                 spec,
@@ -451,7 +525,9 @@ impl PerfModel {
                 libm::round(c.clamp(-learned::MAX_LOG_CORRECTION, learned::MAX_LOG_CORRECTION) * 1e4) / 1e4
             })
         });
-        let step_s = correction.map_or(analytic_step_s, |c| analytic_step_s / libm::exp(c));
+        // No correction lifts a step above its roofline (the peaks at efficiency 1, no overhead).
+        let ideal_s = libm::fmax(compute_s, memory_s);
+        let step_s = correction.map_or(analytic_step_s, |c| libm::fmax(analytic_step_s / libm::exp(c), ideal_s));
         let memory_capacity = device.memory_mb();
         let memory_usage = libm::ceil(memory.total_mb());
         let prediction = Prediction {
@@ -465,28 +541,85 @@ impl PerfModel {
             memory_usage,
             memory_capacity,
             fits_in_memory: memory_usage <= memory_capacity,
-            bound: if compute_t >= memory_t {
-                Bound::Compute
-            } else {
-                Bound::Memory
+            bound: match host_costs {
+                Some(h) if h.host_bound() => Bound::Host,
+                _ if compute_t >= memory_t => Bound::Compute,
+                _ => Bound::Memory,
             },
             compute_rate,
             flops_per_step: libm::round(cost.flops),
             bytes_per_step: libm::round(cost.bytes),
-            roofline_throughput: round_sig(cost.items / libm::fmax(compute_s, memory_s)),
+            roofline_throughput: round_sig(cost.items / ideal_s),
             coefficient_source,
             source: match coefficient_source {
                 _ if measured => PredictionSource::MeasuredProfile,
                 _ if correction.is_some() => PredictionSource::Learned,
                 _ if device.hardware_type == HardwareType::Webnn => PredictionSource::Estimate,
-                CoefficientSource::HardwareType => PredictionSource::AnalyticModel,
+                // A runtime named without measurements of its own: the class's coefficients describe
+                // another runtime.
+                _ if !documented_runtime && host_costs.is_none() && browser.is_none() => PredictionSource::Estimate,
+                CoefficientSource::HardwareType | CoefficientSource::Runtime => PredictionSource::AnalyticModel,
                 _ => PredictionSource::AnalyticModelPooled,
             },
             runtime,
             analytic_throughput: correction.map(|_| round_sig(cost.items / analytic_step_s)),
             fixed_costs,
+            host_costs,
         };
         Ok((prediction, features))
+    }
+}
+
+/// The same step on another runtime (the runtime comparison of a prediction).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct RuntimeOption {
+    /// The runtime.
+    pub runtime: Runtime,
+    /// Items (or tokens) per second on it.
+    pub throughput: f64,
+    /// Time per step, ms.
+    pub latency: f64,
+    /// Which term bounds the step there.
+    pub bound: Bound,
+    /// Where the figure comes from.
+    pub source: PredictionSource,
+}
+
+impl PerfModel {
+    /// The step of `req` on each runtime with a fitted model for the device: the hardware type's
+    /// documented runtime and every runtime with measurements on this hardware type (none for
+    /// browsers, whose runtime is the page's). Runtimes that cannot run the step are left out.
+    #[must_use]
+    pub fn runtime_comparison(&self, spec: &ModelSpec, device: &Device, req: &PerfRequest) -> Vec<RuntimeOption> {
+        if device.hardware_type.is_browser() {
+            return Vec::new();
+        }
+        let mut runtimes = alloc::vec![Runtime::default_for(device.hardware_type, req.workload)];
+        for r in &self.coefficients.runtimes {
+            if r.hardware == device.hardware_type && !runtimes.contains(&r.runtime) {
+                runtimes.push(r.runtime);
+            }
+        }
+        runtimes
+            .into_iter()
+            .filter_map(|runtime| {
+                let p = self
+                    .predict(spec, device, &PerfRequest {
+                        runtime: Some(runtime),
+                        ..*req
+                    })
+                    .ok()?;
+                Some(RuntimeOption {
+                    runtime,
+                    throughput: p.throughput,
+                    latency: p.latency,
+                    bound: p.bound,
+                    source: p.source,
+                })
+            })
+            .collect()
     }
 }
 

@@ -1,7 +1,8 @@
 //! The runtime a prediction describes, and the default: the runtime the measurement set documents
 //! best for the hardware type and workload (llama.cpp for generation on native hardware: 90
 //! llama-bench rows; TensorRT for batched forward passes on NVIDIA: the MLPerf rows; tract for
-//! forward passes on CPUs: `hwfit bench`'s rows; web-llm and ONNX Runtime Web in the browser).
+//! forward passes on CPUs: `hwfit bench`'s rows; web-llm and ONNX Runtime Web in the browser), and
+//! for training steps PyTorch, the runtime that trains.
 
 use crate::{HardwareType, Workload};
 
@@ -14,8 +15,10 @@ string_enum! {
         TensorRt => "tensorrt" | "tensorrt-llm" | "trt" | "trt-llm",
         /// vLLM.
         Vllm => "vllm",
-        /// PyTorch (eager or compiled).
-        Pytorch => "pytorch" | "torch",
+        /// PyTorch in eager mode (each operator dispatched from Python as it runs).
+        Pytorch => "pytorch" | "torch" | "pytorch-eager" | "eager",
+        /// PyTorch with `torch.compile` or CUDA graphs (operators fused and captured).
+        PytorchCompiled => "pytorch-compiled" | "torch.compile" | "torch-compile" | "pytorch-compile" | "cuda-graphs",
         /// ONNX Runtime (native).
         OnnxRuntime => "onnxruntime" | "onnx runtime" | "ort",
         /// ONNX Runtime Web (transformers.js runs on it).
@@ -39,15 +42,17 @@ impl Runtime {
     #[must_use]
     pub const fn default_for(hardware: HardwareType, workload: Workload) -> Self {
         let generates = matches!(workload, Workload::Prefill | Workload::Decode);
+        let trains = matches!(workload, Workload::TrainStep);
         match hardware {
             HardwareType::Webgpu if generates => Self::WebLlm,
             HardwareType::Webgpu | HardwareType::Webnn | HardwareType::Wasm => Self::OnnxRuntimeWeb,
-            HardwareType::Openvino => Self::OpenVino,
-            HardwareType::Qnn => Self::Qnn,
+            HardwareType::Openvino if !trains => Self::OpenVino,
+            HardwareType::Qnn if !trains => Self::Qnn,
+            _ if trains => Self::Pytorch,
             _ if generates => Self::LlamaCpp,
             HardwareType::Cuda => Self::TensorRt,
             HardwareType::Cpu => Self::Tract,
-            HardwareType::Rocm | HardwareType::Mps => Self::Pytorch,
+            HardwareType::Rocm | HardwareType::Mps | HardwareType::Openvino | HardwareType::Qnn => Self::Pytorch,
         }
     }
 
@@ -87,6 +92,11 @@ mod tests {
             Runtime::default_for(HardwareType::Wasm, Workload::Forward),
             Runtime::OnnxRuntimeWeb
         );
+        // A training step names a runtime that trains.
+        for hw in [HardwareType::Cuda, HardwareType::Cpu, HardwareType::Rocm, HardwareType::Openvino] {
+            assert_eq!(Runtime::default_for(hw, Workload::TrainStep), Runtime::Pytorch, "{hw}");
+        }
+        assert_eq!("torch.compile".parse::<Runtime>().unwrap(), Runtime::PytorchCompiled);
     }
 
     #[test]

@@ -98,12 +98,12 @@ pub fn explain(ranking: &[(String, f64)], all: &SortedMap<String, CandidateScore
         Some((key, p)) => {
             let device = all.get(key.as_str()).map_or("", |s| s.device.as_str());
             parts.push(format!(
-                "{key} ({device}) ranks first: predicted {}, {} per step, {} of {} memory ({}-bound).",
+                "{key} ({device}) ranks first: predicted {}, {} per step, {} of {} memory ({}).",
                 rate(p),
                 duration(p.latency),
                 gb(p.memory_usage),
                 gb(p.memory_capacity),
-                p.bound
+                p.bound_explanation()
             ));
             let others: Vec<String> = ranking
                 .iter()

@@ -476,7 +476,7 @@ fn round3(x: f64) -> f64 {
 /// pipelines of its case (`row`), or 0 without it.
 fn compile_ms(cases: &[BrowserCase]) -> f64 {
     cases.iter().find(|c| c.row == 0).map_or(0.0, |c| {
-        round3(OMNIMED_FIRST_RUN_EXTRA_MS / f64::from(crate::perf::browser::pipelines(&c.spec, c.workload).max(1)))
+        round3(OMNIMED_FIRST_RUN_EXTRA_MS / f64::from(crate::perf::operators::distinct(&c.spec, c.workload).max(1)))
     })
 }
 

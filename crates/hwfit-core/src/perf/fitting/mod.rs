@@ -21,6 +21,7 @@ use alloc::vec::Vec;
 use serde::Serialize;
 
 pub mod browser;
+pub mod runtimes;
 
 use super::fit::{accuracy, cross_validate_by_device, error_of, fit, summarize, Accuracy, Sample};
 use super::{Coefficients, PerfRequest, Runtime};
@@ -45,6 +46,8 @@ pub struct MeasuredData<'a> {
     pub browser_measurements: &'a str,
     /// `browser_cases.csv` (those pairs in the browser step model's terms).
     pub browser_cases: &'a str,
+    /// `runtime_steps.csv` (step times of named runtimes: PyTorch, ONNX Runtime, TensorRT …).
+    pub runtime_steps: &'a str,
 }
 
 /// A row left out, and why.
@@ -120,6 +123,8 @@ pub struct FitReport {
     pub cross_validated_by_device: Accuracy,
     /// The browser step model against the WebGPU/WebAssembly pairs.
     pub browser: browser::BrowserFit,
+    /// Each runtime's step model against its measurements.
+    pub runtimes: runtimes::RuntimeFit,
     /// The measured curated devices predicted from their device-database rows alone (where the
     /// device database is built in).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -491,6 +496,9 @@ pub fn fit_model(data: &MeasuredData<'_>) -> Result<FitReport, CoreError> {
     let (cases, browser_excluded) = browser::cases(data.browser_measurements, data.browser_cases, &catalog, &devices)?;
     let (browser_coefficients, browser) = browser::fit_browser_model(&coefficients, &cases);
     coefficients.browser = Some(browser_coefficients);
+    let (runtime_samples, runtime_excluded) = runtimes::samples(data.runtime_steps, &catalog, &devices)?;
+    let (runtime_coefficients, runtime_fit) = runtimes::fit_and_validate(&runtime_samples);
+    coefficients.runtimes = runtime_coefficients;
     #[cfg(feature = "device-db")]
     let database_twins = Some(database_twins(&steps, crate::device::DATABASE_CSV)?);
     #[cfg(not(feature = "device-db"))]
@@ -517,12 +525,14 @@ pub fn fit_model(data: &MeasuredData<'_>) -> Result<FitReport, CoreError> {
         coefficients,
         memory,
         browser,
+        runtimes: runtime_fit,
         database_twins,
         excluded: dataset
             .excluded
             .into_iter()
             .chain(memory_excluded)
             .chain(browser_excluded)
+            .chain(runtime_excluded)
             .collect(),
     })
 }
@@ -606,6 +616,7 @@ mod tests {
             webllm_vram: include_str!("../../../../../data/measured/webllm_vram_requirements.csv"),
             browser_measurements: include_str!("../../../../../data/measured/browser_measurements.csv"),
             browser_cases: include_str!("../../../../../data/measured/browser_cases.csv"),
+            runtime_steps: include_str!("../../../../../data/measured/runtime_steps.csv"),
         };
         let a = fit_model(&data).unwrap();
         let b = fit_model(&data).unwrap();

@@ -1,0 +1,517 @@
+//! Fitting each runtime's step costs ([`RuntimeCoefficients`]) to public measurements of that
+//! runtime (`data/measured/runtime_steps.csv`: PyTorch eager and compiled, ONNX Runtime, TensorRT,
+//! OpenVINO …, each row with its source and a verbatim quote).
+//!
+//! Rules:
+//! - a row is one step: `forward`, `prefill`, `decode` (`seq_length` = the KV context) or
+//!   `train_step` of a catalog model at a stated batch, sequence length and precision on a device
+//!   hwfit resolves; `latency_ms` rows become throughput as items per step / latency; tokens/s of a
+//!   training step become samples/s by the sequence length;
+//! - left out, with the reason: unknown models or devices, TF32 rows (the math mode is not the
+//!   precision's), rows without a batch size, rows the model cannot run, and llama.cpp and TensorRT
+//!   rows (those runtimes keep the workload-class coefficients fitted to llama-bench and MLPerf);
+//! - per runtime and hardware type with at least [`MIN_SAMPLES`] rows from two devices and two
+//!   sources, minimise Σ (ln predicted − ln measured)² over the compute shares (16-bit and narrower
+//!   math; FP32) ∈ [0.005, 1], memory share ∈ [0.02, 1], host time per operator ∈ [0.1, 300] µs and
+//!   per step ∈ [0, 50] ms: a grid over compute (both shares equal), memory and operator cost picks
+//!   the start, Nelder–Mead in the logs (and ms) refines it, restarted once;
+//! - each source weighs the same in the fit, however many rows it has;
+//! - accuracy per runtime: in-sample, leaving each source out and leaving each device out.
+
+use alloc::collections::BTreeSet;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use serde::Serialize;
+
+use super::{invalid, Excluded, Residual};
+use crate::csv::{Cell, Table};
+use crate::perf::fit::{log_space, nelder_mead, round4, summarize, Accuracy, MIN_SAMPLES};
+use crate::perf::host::{HostCosts, RuntimeCoefficients};
+use crate::perf::{operators, step_cost, PerfRequest, Runtime};
+use crate::{Catalog, CoreError, DeviceCatalog, HardwareType, Precision, Workload};
+
+const FILE: &str = "runtime_steps.csv";
+/// Runtimes predicted by the workload-class coefficients (llama.cpp generation, TensorRT forward
+/// passes), fitted on `llm_tokens_per_second.csv` and the MLPerf rows.
+const CLASS_RUNTIMES: [Runtime; 2] = [Runtime::LlamaCpp, Runtime::TensorRt];
+const COMPUTE_BOUNDS: (f64, f64) = (0.005, 1.0);
+const MEMORY_BOUNDS: (f64, f64) = (0.02, 1.0);
+const OPERATOR_US_BOUNDS: (f64, f64) = (0.1, 300.0);
+const STEP_MS_BOUNDS: (f64, f64) = (0.0, 50.0);
+
+/// One measurement of a runtime reduced to what its step model needs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct RuntimeSample {
+    /// The runtime measured.
+    pub runtime: Runtime,
+    /// The hardware type it ran on.
+    pub hardware: HardwareType,
+    /// The source (the unit of leave-one-source-out).
+    pub source: String,
+    /// Device id (the unit of leave-one-device-out).
+    pub device_id: String,
+    /// What was measured.
+    pub label: String,
+    /// Whether the step computes in FP32 (its own achieved share).
+    pub fp32: bool,
+    /// FLOPs / dense peak at the precision, seconds.
+    pub compute_s: f64,
+    /// Bytes / peak bandwidth, seconds.
+    pub memory_s: f64,
+    /// Operators the step runs.
+    pub operators: u32,
+    /// Items per step.
+    pub items: f64,
+    /// Measured throughput, items per second.
+    pub measured: f64,
+}
+
+impl RuntimeSample {
+    /// Predicted throughput under `c`.
+    #[must_use]
+    pub fn predict(&self, c: &RuntimeCoefficients) -> f64 {
+        let compute = if self.fp32 { c.compute_fp32 } else { c.compute };
+        let device_ms = libm::fmax(self.compute_s / compute, self.memory_s / c.memory) * 1e3;
+        self.items / (HostCosts::new(c, self.operators, device_ms).total_ms() / 1e3)
+    }
+
+    fn log_error(&self, c: &RuntimeCoefficients) -> f64 {
+        libm::log(self.predict(c) / self.measured)
+    }
+}
+
+/// One runtime's fit and how well it predicts.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct RuntimeAccuracy {
+    /// The runtime.
+    pub runtime: Runtime,
+    /// The hardware type.
+    pub hardware: HardwareType,
+    /// Measurements of it.
+    pub rows: usize,
+    /// Distinct devices measured.
+    pub devices: usize,
+    /// Distinct sources.
+    pub sources: usize,
+    /// Whether the rows were enough for coefficients of its own.
+    pub fitted: bool,
+    /// On the rows fitted.
+    pub in_sample: Accuracy,
+    /// Each source's rows predicted by a fit without that source.
+    pub leave_one_source_out: Accuracy,
+    /// Each device's rows predicted by a fit without that device.
+    pub leave_one_device_out: Accuracy,
+}
+
+/// The runtime fits and their accuracy.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct RuntimeFit {
+    /// Per runtime and hardware type.
+    pub runtimes: Vec<RuntimeAccuracy>,
+    /// Every sample against its runtime's fit.
+    pub residuals: Vec<Residual>,
+}
+
+fn parse_precision(text: &str) -> Result<Precision, String> {
+    let lower = text.trim().to_ascii_lowercase();
+    let first = lower.split([' ', '(', '/']).next().unwrap_or("");
+    if first == "tf32" {
+        return Err(String::from("TF32 math mode is not modelled (fp32 means IEEE fp32)"));
+    }
+    first
+        .parse()
+        .map_err(|_| format!("precision '{text}' is not one hwfit models"))
+}
+
+/// The samples of `runtime_steps.csv` and the rows left out.
+pub fn samples(
+    text: &str,
+    catalog: &Catalog,
+    devices: &DeviceCatalog,
+) -> Result<(Vec<RuntimeSample>, Vec<Excluded>), CoreError> {
+    let table = Table::parse(text).map_err(|e| invalid(FILE, e))?;
+    let mut samples = Vec::new();
+    let mut excluded = Vec::new();
+    for (i, r) in table.rows.iter().enumerate() {
+        let row = format!("{FILE} row {}", i + 2);
+        match sample(&table, r, catalog, devices).map_err(|e| invalid(&row, e))? {
+            Ok(s) => samples.push(s),
+            Err(reason) => excluded.push(Excluded { row, reason }),
+        }
+    }
+    Ok((samples, excluded))
+}
+
+/// One row: `Err` for a malformed row (an error of the data), `Ok(Err(why))` for a row left out.
+fn sample(
+    t: &Table,
+    r: &[Cell<'_>],
+    catalog: &Catalog,
+    devices: &DeviceCatalog,
+) -> Result<Result<RuntimeSample, String>, String> {
+    let get = |name: &str| t.get(r, name);
+    for required in ["source", "source_ref", "quote"] {
+        if get(required)?.trim().is_empty() {
+            return Err(format!("'{required}' is empty: every row names its source and quotes it"));
+        }
+    }
+    let runtime: Runtime = get("runtime")?.parse().map_err(|e| format!("{e}"))?;
+    if CLASS_RUNTIMES.contains(&runtime) {
+        return Ok(Err(format!(
+            "{runtime} keeps the coefficients fitted to its llama-bench and MLPerf rows (kept for its next fit)"
+        )));
+    }
+    let workload: Workload = get("workload")?.parse().map_err(|e| format!("{e}"))?;
+    let value: f64 = get("value")?
+        .trim()
+        .parse()
+        .map_err(|_| format!("value '{}' is not a number", get("value").unwrap_or_default()))?;
+    if !(value.is_finite() && value > 0.0) {
+        return Err(format!("value {value} is not a positive number"));
+    }
+    let precision = match parse_precision(get("precision")?) {
+        Ok(p) => p,
+        Err(why) => return Ok(Err(why)),
+    };
+    let Ok(batch) = get("batch_size")?.trim().parse::<u32>() else {
+        return Ok(Err(String::from("batch size not stated")));
+    };
+    let model = get("model")?;
+    let Some(resolved) = catalog.lookup(model) else {
+        return Ok(Err(format!("model '{model}' is not in the catalog")));
+    };
+    let spec = &resolved.spec;
+    let seq = match get("seq_length")?.trim() {
+        "" if spec.stacks().next().is_none() => 1,
+        "" => return Ok(Err(String::from("sequence length not stated"))),
+        text => text
+            .parse::<u32>()
+            .map_err(|_| format!("seq_length '{text}' is not a whole number"))?,
+    };
+    let hardware = get("hardware")?;
+    let device = match devices.resolve_measured(hardware) {
+        Ok(d) => d,
+        Err(e) => return Ok(Err(format!("device '{hardware}': {e}"))),
+    };
+    let request = PerfRequest {
+        precision,
+        workload,
+        batch_size: batch,
+        seq_length: seq,
+        runtime: Some(runtime),
+    };
+    let cost = match step_cost(spec, precision, workload, batch, seq) {
+        Ok(c) => c,
+        Err(e) => return Ok(Err(format!("{e}"))),
+    };
+    if let Err(e) = crate::resources::validate_request(spec, precision, workload.mode(), batch, seq)
+        .and_then(|()| crate::compat::check_precision(device.hardware_type, precision))
+    {
+        return Ok(Err(format!("{e}")));
+    }
+    let units = get("units")?.trim().to_ascii_lowercase();
+    let measured = match get("metric")?.trim() {
+        "latency_ms" => {
+            let ms = match units.as_str() {
+                "ms" => value,
+                "s" => value * 1e3,
+                "us" | "µs" => value / 1e3,
+                other => return Err(format!("latency units '{other}' are not ms, s or us")),
+            };
+            cost.items / (ms / 1e3)
+        }
+        "throughput" => match (units.as_str(), workload) {
+            ("tokens/s", Workload::TrainStep | Workload::Forward) => value / f64::from(seq),
+            ("tokens/s", _) | ("items/s" | "samples/s" | "images/s" | "sequences/s" | "sentences/s", _) => value,
+            (other, _) => return Err(format!("throughput units '{other}' are not known")),
+        },
+        other => return Err(format!("metric '{other}' is not latency_ms or throughput")),
+    };
+    let (peak, _) = device.dense_tflops.for_precision(precision);
+    Ok(Ok(RuntimeSample {
+        runtime,
+        hardware: device.hardware_type,
+        source: String::from(get("source")?.trim()),
+        device_id: device.id.clone(),
+        label: format!(
+            "{runtime} {} {workload} b{batch} s{seq} {precision} on {hardware}",
+            spec.name
+        ),
+        fp32: precision == Precision::Fp32,
+        compute_s: cost.flops / (peak * 1e12),
+        memory_s: cost.bytes / (device.memory_bandwidth_gbs * 1e9),
+        operators: operators::per_step(spec, request.workload),
+        items: cost.items,
+        measured,
+    }))
+}
+
+/// Σ squared log errors, each source weighing the same however many rows it has (a source's rows
+/// share one harness, host and software stack: they are one piece of evidence, not many).
+fn loss(samples: &[&RuntimeSample], weights: &[f64], c: &RuntimeCoefficients) -> f64 {
+    samples
+        .iter()
+        .zip(weights)
+        .map(|(s, w)| {
+            let e = s.log_error(c);
+            w * e * e
+        })
+        .sum()
+}
+
+/// Each sample's weight: 1 / the rows of its source.
+fn source_weights(samples: &[&RuntimeSample]) -> Vec<f64> {
+    samples
+        .iter()
+        .map(|s| 1.0 / samples.iter().filter(|o| o.source == s.source).count() as f64)
+        .collect()
+}
+
+fn with(runtime: Runtime, hardware: HardwareType, p: [f64; 5]) -> RuntimeCoefficients {
+    RuntimeCoefficients {
+        runtime,
+        hardware,
+        compute: libm::exp(p[0]),
+        compute_fp32: libm::exp(p[4]),
+        memory: libm::exp(p[1]),
+        operator_us: libm::exp(p[2]),
+        step_ms: p[3],
+        fitted_on: String::new(),
+    }
+}
+
+/// Fits one runtime's coefficients to its samples.
+fn fit_one(runtime: Runtime, hardware: HardwareType, samples: &[&RuntimeSample]) -> RuntimeCoefficients {
+    const GRID: usize = 10;
+    let logs = |b: (f64, f64)| (libm::log(b.0), libm::log(b.1));
+    let (c, m, o) = (logs(COMPUTE_BOUNDS), logs(MEMORY_BOUNDS), logs(OPERATOR_US_BOUNDS));
+    let weights = source_weights(samples);
+    let objective = |p: [f64; 5]| loss(samples, &weights, &with(runtime, hardware, p));
+    let mut best = ([0.0; 5], f64::INFINITY);
+    for i in 0..GRID {
+        for j in 0..GRID {
+            for k in 0..GRID {
+                let compute = libm::log(log_space(COMPUTE_BOUNDS, i, GRID));
+                let p = [
+                    compute,
+                    libm::log(log_space(MEMORY_BOUNDS, j, GRID)),
+                    libm::log(log_space(OPERATOR_US_BOUNDS, k, GRID)),
+                    0.0,
+                    compute,
+                ];
+                let l = objective(p);
+                if l < best.1 {
+                    best = (p, l);
+                }
+            }
+        }
+    }
+    let lo = [c.0, m.0, o.0, STEP_MS_BOUNDS.0, c.0];
+    let hi = [c.1, m.1, o.1, STEP_MS_BOUNDS.1, c.1];
+    let mut point = best.0;
+    for _ in 0..2 {
+        point = nelder_mead(point, [0.3, 0.3, 0.3, 0.5, 0.3], lo, hi, objective);
+    }
+    let fitted = with(runtime, hardware, point);
+    let distinct = |f: fn(&RuntimeSample) -> &str| samples.iter().map(|s| f(s)).collect::<BTreeSet<_>>().len();
+    RuntimeCoefficients {
+        compute: round4(fitted.compute),
+        compute_fp32: round4(fitted.compute_fp32),
+        memory: round4(fitted.memory),
+        operator_us: round4(fitted.operator_us),
+        step_ms: round4(fitted.step_ms),
+        fitted_on: format!(
+            "{} measurements, {} devices, {} sources (data/measured/runtime_steps.csv)",
+            samples.len(),
+            distinct(|s| s.device_id.as_str()),
+            distinct(|s| s.source.as_str())
+        ),
+        ..fitted
+    }
+}
+
+/// The runtime/hardware groups of `samples`, in a fixed order.
+fn groups(samples: &[RuntimeSample]) -> Vec<((Runtime, HardwareType), Vec<&RuntimeSample>)> {
+    let mut keys: Vec<(Runtime, HardwareType)> = samples.iter().map(|s| (s.runtime, s.hardware)).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    keys.into_iter()
+        .map(|k| (k, samples.iter().filter(|s| (s.runtime, s.hardware) == k).collect()))
+        .collect()
+}
+
+fn enough(group: &[&RuntimeSample]) -> bool {
+    let distinct = |f: fn(&RuntimeSample) -> &str| group.iter().map(|s| f(s)).collect::<BTreeSet<_>>().len();
+    group.len() >= MIN_SAMPLES && distinct(|s| s.device_id.as_str()) >= 2 && distinct(|s| s.source.as_str()) >= 2
+}
+
+/// Coefficients for every runtime/hardware type with enough measurements.
+#[must_use]
+pub fn fit_runtimes(samples: &[RuntimeSample]) -> Vec<RuntimeCoefficients> {
+    groups(samples)
+        .into_iter()
+        .filter(|(_, g)| enough(g))
+        .map(|((runtime, hardware), g)| fit_one(runtime, hardware, &g))
+        .collect()
+}
+
+/// |ln error| of each sample in `group` predicted by a fit without the samples sharing its `key`.
+fn held_out(
+    runtime: Runtime,
+    hardware: HardwareType,
+    group: &[&RuntimeSample],
+    key: fn(&RuntimeSample) -> &str,
+) -> Vec<f64> {
+    let keys: BTreeSet<&str> = group.iter().map(|s| key(s)).collect();
+    let mut errors = Vec::new();
+    for k in keys {
+        let rest: Vec<&RuntimeSample> = group.iter().copied().filter(|s| key(s) != k).collect();
+        if rest.is_empty() {
+            continue;
+        }
+        let c = fit_one(runtime, hardware, &rest);
+        errors.extend(group.iter().filter(|s| key(s) == k).map(|s| libm::fabs(s.log_error(&c))));
+    }
+    errors
+}
+
+/// Fits every runtime and reports how well each predicts.
+#[must_use]
+pub fn fit_and_validate(samples: &[RuntimeSample]) -> (Vec<RuntimeCoefficients>, RuntimeFit) {
+    let coefficients = fit_runtimes(samples);
+    let mut runtimes = Vec::new();
+    let mut residuals = Vec::new();
+    for ((runtime, hardware), group) in groups(samples) {
+        let own = coefficients
+            .iter()
+            .find(|c| c.runtime == runtime && c.hardware == hardware);
+        let in_sample: Vec<f64> = own.map_or_else(Vec::new, |c| {
+            group.iter().map(|s| libm::fabs(s.log_error(c))).collect()
+        });
+        if let Some(c) = own {
+            residuals.extend(group.iter().map(|s| {
+                let predicted = s.predict(c);
+                Residual {
+                    label: s.label.clone(),
+                    device: s.device_id.clone(),
+                    measured: s.measured,
+                    predicted,
+                    log_error: libm::log(predicted / s.measured),
+                }
+            }));
+        }
+        let distinct = |f: fn(&RuntimeSample) -> &str| group.iter().map(|s| f(s)).collect::<BTreeSet<_>>().len();
+        runtimes.push(RuntimeAccuracy {
+            runtime,
+            hardware,
+            rows: group.len(),
+            devices: distinct(|s| s.device_id.as_str()),
+            sources: distinct(|s| s.source.as_str()),
+            fitted: own.is_some(),
+            in_sample: summarize(&in_sample),
+            leave_one_source_out: summarize(&if own.is_some() {
+                held_out(runtime, hardware, &group, |s| s.source.as_str())
+            } else {
+                Vec::new()
+            }),
+            leave_one_device_out: summarize(&if own.is_some() {
+                held_out(runtime, hardware, &group, |s| s.device_id.as_str())
+            } else {
+                Vec::new()
+            }),
+        });
+    }
+    (coefficients, RuntimeFit { runtimes, residuals })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HEADER: &str =
+        "source,source_ref,quote,runtime,runtime_version,model,precision,workload,batch_size,seq_length,hardware,metric,value,units,notes\n";
+
+    fn parse(rows: &str) -> (Vec<RuntimeSample>, Vec<Excluded>) {
+        samples(&format!("{HEADER}{rows}"), &Catalog::builtin(), &DeviceCatalog::builtin()).unwrap()
+    }
+
+    #[test]
+    fn latency_rows_become_throughput_and_rows_without_facts_are_left_out_with_why() {
+        let (s, x) = parse(concat!(
+            "a,u,\"8 ms\",pytorch,,bert-base-uncased,fp32,forward,1,128,A100 SXM4 80GB,latency_ms,8,ms,\n",
+            "a,u,q,pytorch,,bert-base-uncased,tf32,forward,1,128,A100 SXM4 80GB,latency_ms,8,ms,\n",
+            "a,u,q,pytorch,,no-such-model-xyz,fp32,forward,1,128,A100 SXM4 80GB,latency_ms,8,ms,\n",
+            "a,u,q,pytorch,,bert-base-uncased,fp32,forward,,128,A100 SXM4 80GB,latency_ms,8,ms,\n",
+        ));
+        assert_eq!(s.len(), 1);
+        assert!((s[0].measured - 125.0).abs() < 1e-9, "1 item / 8 ms");
+        assert_eq!(s[0].hardware, HardwareType::Cuda);
+        let reasons: Vec<&str> = x.iter().map(|e| e.reason.as_str()).collect();
+        assert!(reasons[0].contains("TF32"), "{reasons:?}");
+        assert!(reasons[1].contains("not in the catalog"), "{reasons:?}");
+        assert!(reasons[2].contains("batch size"), "{reasons:?}");
+    }
+
+    #[test]
+    fn a_row_without_its_quote_is_an_error_of_the_data() {
+        let text = format!("{HEADER}a,u,,pytorch,,bert-base-uncased,fp32,forward,1,128,A100 SXM4 80GB,latency_ms,8,ms,\n");
+        let err = samples(&text, &Catalog::builtin(), &DeviceCatalog::builtin()).unwrap_err();
+        assert!(format!("{err}").contains("quote"), "{err}");
+    }
+
+    #[test]
+    fn the_fit_recovers_the_costs_that_made_the_samples() {
+        // Synthetic samples from known coefficients: the fit finds a model as good as the truth.
+        let truth = RuntimeCoefficients {
+            runtime: Runtime::Pytorch,
+            hardware: HardwareType::Cuda,
+            compute: 0.4,
+            compute_fp32: 0.6,
+            memory: 0.7,
+            operator_us: 20.0,
+            step_ms: 0.5,
+            fitted_on: String::new(),
+        };
+        let mut samples = Vec::new();
+        for (i, (compute_s, memory_s, operators)) in [
+            (1e-5, 1e-4, 200),
+            (1e-2, 1e-3, 200),
+            (1e-4, 5e-3, 900),
+            (5e-2, 1e-2, 900),
+            (1e-6, 1e-5, 60),
+            (2e-3, 1e-2, 400),
+            (1e-1, 2e-2, 3000),
+            (3e-4, 3e-4, 3000),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let mut s = RuntimeSample {
+                runtime: Runtime::Pytorch,
+                hardware: HardwareType::Cuda,
+                source: format!("s{}", i % 3),
+                device_id: format!("d{}", i % 2),
+                label: String::new(),
+                fp32: i % 2 == 0,
+                compute_s,
+                memory_s,
+                operators,
+                items: 1.0,
+                measured: 1.0,
+            };
+            s.measured = s.predict(&truth);
+            samples.push(s);
+        }
+        let (fitted, report) = fit_and_validate(&samples);
+        assert_eq!(fitted.len(), 1);
+        assert!(report.runtimes[0].in_sample.median_abs_log_error < 0.02, "{report:?}");
+        assert!((fitted[0].operator_us - 20.0).abs() < 2.0, "{:?}", fitted[0]);
+    }
+}

@@ -1,0 +1,166 @@
+//! What a runtime costs besides the roofline: host time per operator and per step, fitted per
+//! runtime and hardware type.
+//!
+//! A step of `operators` operators costs, on the host, `operators × operator_us` (eager PyTorch:
+//! Python, the dispatcher and the kernel launch per operator; compiled or captured graphs: a
+//! fraction of that) plus `step_ms` (framework entry, synchronisation, the output's copy back). The
+//! device part is the roofline at the runtime's achieved shares of peak compute and bandwidth.
+//!
+//! How the two add up depends on where the kernels run:
+//! - **accelerator** (GPU, NPU): the host enqueues kernels asynchronously and the device runs them
+//!   while the host issues the next ones, so a step costs `max(host, device) + step_ms` — host-bound
+//!   at small batches (a step takes as long at batch 32 as at batch 1), device-bound at large ones;
+//! - **CPU**: the same cores issue and run the operators, so the terms add:
+//!   `host + device + step_ms`.
+
+use alloc::string::String;
+use serde::{Deserialize, Serialize};
+
+use super::Runtime;
+use crate::{HardwareType, Precision};
+
+string_enum! {
+    /// Where a runtime's operators run relative to the thread that issues them.
+    pub enum Processor: "processor" {
+        /// A GPU or NPU, fed asynchronously by the host.
+        Accelerator => "accelerator",
+        /// The host CPU itself.
+        Cpu => "cpu",
+    }
+}
+
+impl Processor {
+    /// The processor kind of a hardware type.
+    #[must_use]
+    pub const fn of(hardware: HardwareType) -> Self {
+        match hardware {
+            HardwareType::Cpu | HardwareType::Wasm => Self::Cpu,
+            _ => Self::Accelerator,
+        }
+    }
+}
+
+/// One runtime's fitted costs on one kind of processor.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct RuntimeCoefficients {
+    /// The runtime.
+    pub runtime: Runtime,
+    /// The hardware type it was measured on (its kernels run on [`Processor::of`] it).
+    pub hardware: HardwareType,
+    /// Achieved share of the peak FLOP rate for 16-bit and narrower math (tensor cores, matrix
+    /// engines).
+    pub compute: f64,
+    /// Achieved share of the FP32 peak (IEEE FP32: CUDA cores, vector units).
+    pub compute_fp32: f64,
+    /// Achieved share of the peak memory bandwidth.
+    pub memory: f64,
+    /// Host time per operator, µs.
+    pub operator_us: f64,
+    /// Fixed host time per step, ms.
+    pub step_ms: f64,
+    /// What the constants were fitted on (measurements, devices, sources).
+    pub fitted_on: String,
+}
+
+impl RuntimeCoefficients {
+    /// The achieved share of the compute peak at `precision`.
+    #[must_use]
+    pub fn compute_share(&self, precision: Precision) -> f64 {
+        if precision == Precision::Fp32 {
+            self.compute_fp32
+        } else {
+            self.compute
+        }
+    }
+}
+
+/// A step's host costs next to its device time.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct HostCosts {
+    /// Operators the step runs (see [`super::operators`]).
+    pub operators: u32,
+    /// The runtime's host time per operator, µs.
+    pub operator_us: f64,
+    /// `operators × operator_us`, ms.
+    pub operators_ms: f64,
+    /// Fixed host time per step, ms.
+    pub step_ms: f64,
+    /// The device's part: FLOPs or bytes at the runtime's achieved rates, ms.
+    pub device_ms: f64,
+    /// Whether the device works while the host issues (accelerators): the step is then the larger
+    /// of the two, not their sum.
+    pub overlapped: bool,
+}
+
+impl HostCosts {
+    /// The host costs of a step of `operators` operators whose device part takes `device_ms`.
+    #[must_use]
+    pub fn new(coefficients: &RuntimeCoefficients, operators: u32, device_ms: f64) -> Self {
+        Self {
+            operators,
+            operator_us: coefficients.operator_us,
+            operators_ms: f64::from(operators) * coefficients.operator_us / 1e3,
+            step_ms: coefficients.step_ms,
+            device_ms,
+            overlapped: Processor::of(coefficients.hardware) == Processor::Accelerator,
+        }
+    }
+
+    /// The step's time, ms.
+    #[must_use]
+    pub fn total_ms(&self) -> f64 {
+        if self.overlapped {
+            libm::fmax(self.operators_ms, self.device_ms) + self.step_ms
+        } else {
+            self.operators_ms + self.device_ms + self.step_ms
+        }
+    }
+
+    /// Whether the host's part (issuing the operators, the per-step cost) takes longer than the
+    /// device's work.
+    #[must_use]
+    pub fn host_bound(&self) -> bool {
+        self.operators_ms + self.step_ms > self.device_ms
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn coefficients(hardware: HardwareType) -> RuntimeCoefficients {
+        RuntimeCoefficients {
+            runtime: Runtime::Pytorch,
+            hardware,
+            compute: 0.5,
+            compute_fp32: 0.5,
+            memory: 0.5,
+            operator_us: 20.0,
+            step_ms: 1.0,
+            fitted_on: String::new(),
+        }
+    }
+
+    #[test]
+    fn an_accelerator_overlaps_host_and_device() {
+        let small = HostCosts::new(&coefficients(HardwareType::Cuda), 400, 2.0);
+        assert!(small.host_bound());
+        assert!((small.total_ms() - (8.0 + 1.0)).abs() < 1e-12);
+        let large = HostCosts::new(&coefficients(HardwareType::Cuda), 400, 30.0);
+        assert!(!large.host_bound());
+        assert!((large.total_ms() - 31.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_cpu_adds_them() {
+        let step = HostCosts::new(&coefficients(HardwareType::Cpu), 400, 2.0);
+        assert!((step.total_ms() - 11.0).abs() < 1e-12);
+        assert_eq!(Processor::of(HardwareType::Wasm), Processor::Cpu);
+        assert_eq!(Processor::of(HardwareType::Rocm), Processor::Accelerator);
+    }
+}
