@@ -49,12 +49,18 @@ fn runtime_table(report: &FitReport) -> comfy_table::Table {
         if a.samples == 0 {
             String::from("-")
         } else {
-            format!("{:.0} % (×{:.2})", a.within_25_percent * 100.0, a.median_abs_log_error.exp())
+            format!(
+                "{:.0} % (×{:.2})",
+                a.within_25_percent * 100.0,
+                a.median_abs_log_error.exp()
+            )
         }
     };
     for r in &report.runtimes.runtimes {
         let c = report.coefficients.runtime(r.runtime, r.hardware);
-        let coefficient = |f: fn(&hwfit_core::perf::RuntimeCoefficients) -> f64| c.map_or(String::from("-"), |c| format!("{:.3}", f(c)));
+        let coefficient = |f: fn(&hwfit_core::perf::RuntimeCoefficients) -> f64| {
+            c.map_or(String::from("-"), |c| format!("{:.3}", f(c)))
+        };
         table.add_row([
             r.runtime.to_string(),
             r.hardware.to_string(),

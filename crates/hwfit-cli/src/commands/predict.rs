@@ -67,7 +67,12 @@ pub fn run(args: &PredictArgs) -> Result<()> {
             let options: Vec<String> = e
                 .runtimes
                 .iter()
-                .map(|r| format!("{} {:.1} {} ({}-bound)", r.runtime, r.throughput, e.prediction.throughput_unit, r.bound))
+                .map(|r| {
+                    format!(
+                        "{} {:.1} {} ({}-bound)",
+                        r.runtime, r.throughput, e.prediction.throughput_unit, r.bound
+                    )
+                })
                 .collect();
             output::text(&format!("{key} by runtime: {}", options.join(", ")));
         }

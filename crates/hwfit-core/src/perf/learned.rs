@@ -211,7 +211,12 @@ pub fn features(facts: &StepFacts<'_>) -> Vec<f32> {
         libm::log10((facts.cost.flops / facts.cost.bytes.max(1.0)).max(1e-6)),
         libm::log10(peak * 1e3 / bandwidth),
         libm::log2(f64::from(facts.batch_size.max(1))),
-        libm::log2(f64::from(facts.seq_length.max(1))),
+        // A model without token sequences (a CNN) ignores the sequence length: 1, as it was trained.
+        libm::log2(f64::from(if facts.spec.stacks().next().is_some() {
+            facts.seq_length.max(1)
+        } else {
+            1
+        })),
         facts.precision.bits_per_weight() / 32.0,
         libm::log10((facts.analytic_step_s * 1e3).max(1e-6)),
     ];

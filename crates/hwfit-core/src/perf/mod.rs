@@ -339,7 +339,11 @@ impl Prediction {
                 if self.bound == Bound::Host {
                     format!("host-bound: {host} (device {} ms)", sig(h.device_ms))
                 } else {
-                    format!("{}-bound: {} ms on the device (host {host})", self.bound, sig(h.device_ms))
+                    format!(
+                        "{}-bound: {} ms on the device (host {host})",
+                        self.bound,
+                        sig(h.device_ms)
+                    )
                 }
             }
             None => format!("{}-bound", self.bound),
@@ -488,8 +492,8 @@ impl PerfModel {
                 round_sig(roofline_s * 1e3),
             )
         });
-        let host_costs =
-            runtime_costs.map(|r| HostCosts::new(r, operators::per_step(spec, req.workload), round_sig(roofline_s * 1e3)));
+        let host_costs = runtime_costs
+            .map(|r| HostCosts::new(r, operators::per_step(spec, req.workload), round_sig(roofline_s * 1e3)));
         let analytic_step_s = match (host_costs, fixed_costs) {
             (Some(h), _) => h.total_ms() / 1e3,
             (None, Some(f)) => roofline_s + f.overhead_ms() / 1e3,
@@ -606,10 +610,14 @@ impl PerfModel {
             .into_iter()
             .filter_map(|runtime| {
                 let p = self
-                    .predict(spec, device, &PerfRequest {
-                        runtime: Some(runtime),
-                        ..*req
-                    })
+                    .predict(
+                        spec,
+                        device,
+                        &PerfRequest {
+                            runtime: Some(runtime),
+                            ..*req
+                        },
+                    )
                     .ok()?;
                 Some(RuntimeOption {
                     runtime,

@@ -93,7 +93,12 @@ mod tests {
             Runtime::OnnxRuntimeWeb
         );
         // A training step names a runtime that trains.
-        for hw in [HardwareType::Cuda, HardwareType::Cpu, HardwareType::Rocm, HardwareType::Openvino] {
+        for hw in [
+            HardwareType::Cuda,
+            HardwareType::Cpu,
+            HardwareType::Rocm,
+            HardwareType::Openvino,
+        ] {
             assert_eq!(Runtime::default_for(hw, Workload::TrainStep), Runtime::Pytorch, "{hw}");
         }
         assert_eq!("torch.compile".parse::<Runtime>().unwrap(), Runtime::PytorchCompiled);

@@ -182,3 +182,108 @@ fn the_learned_correction_applies_inside_its_domain_only() {
     assert!((clamped - expected).abs() / clamped < 1e-3, "{clamped} vs {expected}");
     assert!(huge.throughput <= huge.roofline_throughput);
 }
+
+#[test]
+fn no_runtime_lifts_a_step_above_its_roofline() {
+    let catalog = Catalog::builtin();
+    let devices = DeviceCatalog::builtin();
+    let model = PerfModel::builtin().unwrap();
+    let mut checked = 0;
+    for entry in catalog.entries().iter().step_by(3) {
+        let spec = entry.spec();
+        for device in devices.curated().iter().step_by(4) {
+            for &runtime in Runtime::ALL {
+                for workload in [Workload::Forward, Workload::Decode, Workload::TrainStep] {
+                    for batch in [1, 32] {
+                        let req = PerfRequest {
+                            runtime: Some(runtime),
+                            ..PerfRequest::new(Precision::Fp16, workload, batch, 128)
+                        };
+                        let Ok(p) = model.predict(spec, device, &req) else {
+                            continue;
+                        };
+                        assert!(
+                            p.throughput <= p.roofline_throughput * (1.0 + 1e-9),
+                            "{} on {} with {runtime}: {} above its roofline {}",
+                            spec.name,
+                            device.id,
+                            p.throughput,
+                            p.roofline_throughput
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+}
+
+#[test]
+fn eager_pytorch_at_batch_1_is_host_bound_and_tensorrt_is_not() {
+    let spec = Catalog::builtin().resolve("bert-base-uncased").unwrap().spec;
+    let h100 = DeviceCatalog::builtin().resolve("h100-sxm").unwrap().clone();
+    let model = PerfModel::builtin().unwrap();
+    let on = |runtime| {
+        let req = PerfRequest {
+            runtime: Some(runtime),
+            ..PerfRequest::new(Precision::Fp32, Workload::Forward, 1, 128)
+        };
+        model.predict(&spec, &h100, &req).unwrap()
+    };
+    let (eager, tensorrt) = (on(Runtime::Pytorch), on(Runtime::TensorRt));
+    assert_eq!(eager.bound, Bound::Host);
+    assert!(eager.host_costs.is_some() && tensorrt.host_costs.is_none());
+    assert!(
+        eager.bound_explanation().starts_with("host-bound: 171 operators"),
+        "{}",
+        eager.bound_explanation()
+    );
+    assert!(eager.throughput < tensorrt.throughput);
+    assert_eq!(eager.coefficient_source, CoefficientSource::Runtime);
+    // Its eager step is no faster at batch 1 than the fitted per-step host cost allows.
+    let h = eager.host_costs.unwrap();
+    assert!(eager.latency >= h.step_ms + h.operators_ms - 1e-9);
+}
+
+#[test]
+fn a_training_step_names_a_runtime_that_trains() {
+    let spec = Catalog::builtin().resolve("bert-base-uncased").unwrap().spec;
+    let h100 = DeviceCatalog::builtin().resolve("h100-sxm").unwrap().clone();
+    let p = PerfModel::builtin()
+        .unwrap()
+        .predict(
+            &spec,
+            &h100,
+            &PerfRequest::new(Precision::Fp16, Workload::TrainStep, 32, 128),
+        )
+        .unwrap();
+    assert_eq!(p.runtime, Runtime::Pytorch);
+    assert_eq!(p.source, PredictionSource::AnalyticModel);
+}
+
+#[test]
+fn a_cnn_ignores_the_sequence_length() {
+    let spec = Catalog::builtin().resolve("microsoft/resnet-50").unwrap().spec;
+    let devices = DeviceCatalog::builtin();
+    let model = PerfModel::builtin().unwrap();
+    for id in ["h100-sxm", "rtx-4090", "amd-epyc-9654"] {
+        let device = devices.resolve(id).unwrap();
+        let at = |seq| {
+            model
+                .predict(
+                    &spec,
+                    device,
+                    &PerfRequest::new(Precision::Fp16, Workload::Forward, 8, seq),
+                )
+                .unwrap()
+        };
+        assert_eq!(at(1), at(512), "{id}");
+        // Nor does the learned model's view of the step.
+        let features = |seq| {
+            let req = PerfRequest::new(Precision::Fp16, Workload::Forward, 8, seq);
+            model.analytic_with_features(&spec, device, &req).unwrap().1
+        };
+        assert_eq!(features(1), features(512), "{id}");
+    }
+}

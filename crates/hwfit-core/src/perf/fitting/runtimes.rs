@@ -159,7 +159,9 @@ fn sample(
     let get = |name: &str| t.get(r, name);
     for required in ["source", "source_ref", "quote"] {
         if get(required)?.trim().is_empty() {
-            return Err(format!("'{required}' is empty: every row names its source and quotes it"));
+            return Err(format!(
+                "'{required}' is empty: every row names its source and quotes it"
+            ));
         }
     }
     let runtime: Runtime = get("runtime")?.parse().map_err(|e| format!("{e}"))?;
@@ -229,7 +231,7 @@ fn sample(
         }
         "throughput" => match (units.as_str(), workload) {
             ("tokens/s", Workload::TrainStep | Workload::Forward) => value / f64::from(seq),
-            ("tokens/s", _) | ("items/s" | "samples/s" | "images/s" | "sequences/s" | "sentences/s", _) => value,
+            ("tokens/s" | "items/s" | "samples/s" | "images/s" | "sequences/s" | "sentences/s", _) => value,
             (other, _) => return Err(format!("throughput units '{other}' are not known")),
         },
         other => return Err(format!("metric '{other}' is not latency_ms or throughput")),
@@ -291,7 +293,8 @@ fn with(runtime: Runtime, hardware: HardwareType, p: [f64; 5]) -> RuntimeCoeffic
 fn fit_one(runtime: Runtime, hardware: HardwareType, samples: &[&RuntimeSample]) -> RuntimeCoefficients {
     const GRID: usize = 10;
     let logs = |b: (f64, f64)| (libm::log(b.0), libm::log(b.1));
-    let (c, m, o) = (logs(COMPUTE_BOUNDS), logs(MEMORY_BOUNDS), logs(OPERATOR_US_BOUNDS));
+    let (compute_range, memory_range, operator_range) =
+        (logs(COMPUTE_BOUNDS), logs(MEMORY_BOUNDS), logs(OPERATOR_US_BOUNDS));
     let weights = source_weights(samples);
     let objective = |p: [f64; 5]| loss(samples, &weights, &with(runtime, hardware, p));
     let mut best = ([0.0; 5], f64::INFINITY);
@@ -313,8 +316,20 @@ fn fit_one(runtime: Runtime, hardware: HardwareType, samples: &[&RuntimeSample])
             }
         }
     }
-    let lo = [c.0, m.0, o.0, STEP_MS_BOUNDS.0, c.0];
-    let hi = [c.1, m.1, o.1, STEP_MS_BOUNDS.1, c.1];
+    let lo = [
+        compute_range.0,
+        memory_range.0,
+        operator_range.0,
+        STEP_MS_BOUNDS.0,
+        compute_range.0,
+    ];
+    let hi = [
+        compute_range.1,
+        memory_range.1,
+        operator_range.1,
+        STEP_MS_BOUNDS.1,
+        compute_range.1,
+    ];
     let mut point = best.0;
     for _ in 0..2 {
         point = nelder_mead(point, [0.3, 0.3, 0.3, 0.5, 0.3], lo, hi, objective);
@@ -377,7 +392,12 @@ fn held_out(
             continue;
         }
         let c = fit_one(runtime, hardware, &rest);
-        errors.extend(group.iter().filter(|s| key(s) == k).map(|s| libm::fabs(s.log_error(&c))));
+        errors.extend(
+            group
+                .iter()
+                .filter(|s| key(s) == k)
+                .map(|s| libm::fabs(s.log_error(&c))),
+        );
     }
     errors
 }
@@ -392,9 +412,8 @@ pub fn fit_and_validate(samples: &[RuntimeSample]) -> (Vec<RuntimeCoefficients>,
         let own = coefficients
             .iter()
             .find(|c| c.runtime == runtime && c.hardware == hardware);
-        let in_sample: Vec<f64> = own.map_or_else(Vec::new, |c| {
-            group.iter().map(|s| libm::fabs(s.log_error(c))).collect()
-        });
+        let in_sample: Vec<f64> =
+            own.map_or_else(Vec::new, |c| group.iter().map(|s| libm::fabs(s.log_error(c))).collect());
         if let Some(c) = own {
             residuals.extend(group.iter().map(|s| {
                 let predicted = s.predict(c);
@@ -439,7 +458,12 @@ mod tests {
         "source,source_ref,quote,runtime,runtime_version,model,precision,workload,batch_size,seq_length,hardware,metric,value,units,notes\n";
 
     fn parse(rows: &str) -> (Vec<RuntimeSample>, Vec<Excluded>) {
-        samples(&format!("{HEADER}{rows}"), &Catalog::builtin(), &DeviceCatalog::builtin()).unwrap()
+        samples(
+            &format!("{HEADER}{rows}"),
+            &Catalog::builtin(),
+            &DeviceCatalog::builtin(),
+        )
+        .unwrap()
     }
 
     #[test]
@@ -461,7 +485,8 @@ mod tests {
 
     #[test]
     fn a_row_without_its_quote_is_an_error_of_the_data() {
-        let text = format!("{HEADER}a,u,,pytorch,,bert-base-uncased,fp32,forward,1,128,A100 SXM4 80GB,latency_ms,8,ms,\n");
+        let text =
+            format!("{HEADER}a,u,,pytorch,,bert-base-uncased,fp32,forward,1,128,A100 SXM4 80GB,latency_ms,8,ms,\n");
         let err = samples(&text, &Catalog::builtin(), &DeviceCatalog::builtin()).unwrap_err();
         assert!(format!("{err}").contains("quote"), "{err}");
     }
