@@ -556,12 +556,16 @@ class HardwareSelectionClient:
             device_spec: a device by its numbers (``hardware_type``, ``memory_gb``,
                 ``memory_bandwidth_gbs``, ``dense_tflops: {fp32, fp16?, ...}``, ``name?``).
             runtime: the runtime to predict for (``llama.cpp``, ``tensorrt``, ``vllm``,
-                ``pytorch``, ``onnxruntime``, ...); omitted: the best-documented one per target.
+                ``pytorch`` (eager), ``pytorch-compiled``, ``onnxruntime``, ...); omitted: the
+                best-documented one per target.
 
         Returns:
             ``{model_name, ..., "predictions": {<hw>: {throughput, latency, memory_usage, source,
-            runtime, ...}}}``; ``source`` is ``learned`` where the learned predictor corrected the
-            analytic model (then ``analytic_throughput`` is the uncorrected figure).
+            runtime, bound, runtimes, ...}}}``; ``source`` is ``learned`` where the learned predictor
+            corrected the analytic model (then ``analytic_throughput`` is the uncorrected figure);
+            ``runtimes`` is the same step on each runtime fitted for the target's hardware type
+            (``runtime``, ``throughput``, ``latency``, ``bound``, ``source``); ``bound`` is ``host``
+            where issuing the runtime's operators bounds the step (``host_costs`` says how).
         """
         return self._post(
             "/performance/predict",

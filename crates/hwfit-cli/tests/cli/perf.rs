@@ -139,11 +139,20 @@ fn stored_coefficients_are_the_fit_and_accuracy_is_reported() {
                 a["median_abs_log_error"].as_f64().unwrap().exp()
             )
         };
-        println!(
-            "runtime step model {} on {}: {} rows, {} devices, {} sources, fitted {}: in-sample {}; leave-one-source-out {}; leave-one-device-out {}",
-            r["runtime"], r["hardware"], r["rows"], r["devices"], r["sources"], r["fitted"],
-            share(&r["in_sample"]), share(&r["leave_one_source_out"]), share(&r["leave_one_device_out"])
+        let what = format!(
+            "runtime step model {} on {}: {} rows, {} devices, {} sources",
+            r["runtime"], r["hardware"], r["rows"], r["devices"], r["sources"]
         );
+        if r["fitted"] == true {
+            println!(
+                "{what}: in-sample {}; leave-one-source-out {}; leave-one-device-out {}",
+                share(&r["in_sample"]),
+                share(&r["leave_one_source_out"]),
+                share(&r["leave_one_device_out"])
+            );
+        } else {
+            println!("{what}: too few for a fit of its own (6 rows from 2 devices and 2 sources)");
+        }
     }
     let pytorch = report["runtimes"]["runtimes"]
         .as_array()
