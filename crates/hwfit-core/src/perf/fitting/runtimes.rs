@@ -335,7 +335,6 @@ fn fit_one(runtime: Runtime, hardware: HardwareType, samples: &[&RuntimeSample])
         point = nelder_mead(point, [0.3, 0.3, 0.3, 0.5, 0.3], lo, hi, objective);
     }
     let fitted = with(runtime, hardware, point);
-    let distinct = |f: fn(&RuntimeSample) -> &str| samples.iter().map(|s| f(s)).collect::<BTreeSet<_>>().len();
     RuntimeCoefficients {
         compute: round4(fitted.compute),
         compute_fp32: round4(fitted.compute_fp32),
@@ -345,11 +344,16 @@ fn fit_one(runtime: Runtime, hardware: HardwareType, samples: &[&RuntimeSample])
         fitted_on: format!(
             "{} measurements, {} devices, {} sources (data/measured/runtime_steps.csv)",
             samples.len(),
-            distinct(|s| s.device_id.as_str()),
-            distinct(|s| s.source.as_str())
+            distinct(samples, |s| s.device_id.as_str()),
+            distinct(samples, |s| s.source.as_str())
         ),
         ..fitted
     }
+}
+
+/// How many distinct `key`s the samples have (devices, sources).
+fn distinct(samples: &[&RuntimeSample], key: fn(&RuntimeSample) -> &str) -> usize {
+    samples.iter().map(|s| key(s)).collect::<BTreeSet<_>>().len()
 }
 
 /// The runtime/hardware groups of `samples`, in a fixed order.
@@ -363,8 +367,9 @@ fn groups(samples: &[RuntimeSample]) -> Vec<((Runtime, HardwareType), Vec<&Runti
 }
 
 fn enough(group: &[&RuntimeSample]) -> bool {
-    let distinct = |f: fn(&RuntimeSample) -> &str| group.iter().map(|s| f(s)).collect::<BTreeSet<_>>().len();
-    group.len() >= MIN_SAMPLES && distinct(|s| s.device_id.as_str()) >= 2 && distinct(|s| s.source.as_str()) >= 2
+    group.len() >= MIN_SAMPLES
+        && distinct(group, |s| s.device_id.as_str()) >= 2
+        && distinct(group, |s| s.source.as_str()) >= 2
 }
 
 /// Coefficients for every runtime/hardware type with enough measurements.
@@ -377,13 +382,12 @@ pub fn fit_runtimes(samples: &[RuntimeSample]) -> Vec<RuntimeCoefficients> {
         .collect()
 }
 
-/// |ln error| of each sample in `group` predicted by a fit without the samples sharing its `key`.
-fn held_out(
-    runtime: Runtime,
-    hardware: HardwareType,
-    group: &[&RuntimeSample],
-    key: fn(&RuntimeSample) -> &str,
-) -> Vec<f64> {
+/// |ln error| of each sample in `group` predicted by a fit without the samples sharing its `key`
+/// (none where the group has no fit of its own).
+fn held_out(own: Option<&RuntimeCoefficients>, group: &[&RuntimeSample], key: fn(&RuntimeSample) -> &str) -> Vec<f64> {
+    let Some(&RuntimeCoefficients { runtime, hardware, .. }) = own else {
+        return Vec::new();
+    };
     let keys: BTreeSet<&str> = group.iter().map(|s| key(s)).collect();
     let mut errors = Vec::new();
     for k in keys {
@@ -426,25 +430,16 @@ pub fn fit_and_validate(samples: &[RuntimeSample]) -> (Vec<RuntimeCoefficients>,
                 }
             }));
         }
-        let distinct = |f: fn(&RuntimeSample) -> &str| group.iter().map(|s| f(s)).collect::<BTreeSet<_>>().len();
         runtimes.push(RuntimeAccuracy {
             runtime,
             hardware,
             rows: group.len(),
-            devices: distinct(|s| s.device_id.as_str()),
-            sources: distinct(|s| s.source.as_str()),
+            devices: distinct(&group, |s| s.device_id.as_str()),
+            sources: distinct(&group, |s| s.source.as_str()),
             fitted: own.is_some(),
             in_sample: summarize(&in_sample),
-            leave_one_source_out: summarize(&if own.is_some() {
-                held_out(runtime, hardware, &group, |s| s.source.as_str())
-            } else {
-                Vec::new()
-            }),
-            leave_one_device_out: summarize(&if own.is_some() {
-                held_out(runtime, hardware, &group, |s| s.device_id.as_str())
-            } else {
-                Vec::new()
-            }),
+            leave_one_source_out: summarize(&held_out(own, &group, |s| s.source.as_str())),
+            leave_one_device_out: summarize(&held_out(own, &group, |s| s.device_id.as_str())),
         });
     }
     (coefficients, RuntimeFit { runtimes, residuals })
