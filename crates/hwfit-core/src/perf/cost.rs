@@ -22,6 +22,9 @@ pub struct StepCost {
     pub flops: f64,
     /// Bytes moved to and from memory.
     pub bytes: f64,
+    /// Of `bytes`, the weights the matrix products read (the rest — activations, the KV cache,
+    /// gradients' and optimizer state's traffic — is streamed by other operators).
+    pub weight_bytes: f64,
     /// Items the step produces: sequences/images/clips, or tokens for prefill and decode.
     pub items: f64,
 }
@@ -69,6 +72,7 @@ pub fn step_cost(
         Workload::Forward => StepCost {
             flops: forward_flops,
             bytes: weights + working_set_traffic(spec, precision, b, seq),
+            weight_bytes: weights,
             items: b as f64,
         },
         Workload::Prefill => {
@@ -76,6 +80,7 @@ pub fn step_cost(
             StepCost {
                 flops: forward_flops,
                 bytes: weights + working_set_traffic(spec, precision, b, seq),
+                weight_bytes: weights,
                 items: (b * u64::from(seq)) as f64,
             }
         }
@@ -84,9 +89,11 @@ pub fn step_cost(
                 .flops_per_generated_token(seq)
                 .ok_or_else(|| not_generative(spec, workload))?;
             let kv = b * u64::from(seq) * spec.kv_cache_bytes_per_token(precision.activation_bytes());
+            let read = decode_weight_bytes(spec, precision, b);
             StepCost {
                 flops: (b * per_token) as f64,
-                bytes: decode_weight_bytes(spec, precision, b) + kv as f64,
+                bytes: read + kv as f64,
+                weight_bytes: read,
                 items: b as f64,
             }
         }
@@ -95,6 +102,7 @@ pub fn step_cost(
             StepCost {
                 flops: 3.0 * forward_flops,
                 bytes: 3.0 * weights + 2.0 * optimizer + 2.0 * working_set_traffic(spec, precision, b, seq),
+                weight_bytes: 2.0 * weights,
                 items: b as f64,
             }
         }

@@ -4,7 +4,9 @@
 //! A step of `operators` operators costs, on the host, `operators × operator_us` (eager PyTorch:
 //! Python, the dispatcher and the kernel launch per operator; compiled or captured graphs: a
 //! fraction of that) plus `step_ms` (framework entry, synchronisation, the output's copy back). The
-//! device part is the roofline at the runtime's achieved shares of peak compute and bandwidth.
+//! device part runs the operators one after another ([`device_seconds`]): the matrix products at
+//! the larger of their FLOPs and weight reads, plus the other operators' streamed bytes, at the
+//! runtime's achieved shares of peak compute and bandwidth.
 //!
 //! How the two add up depends on where the kernels run:
 //! - **accelerator** (GPU, NPU): the host enqueues kernels asynchronously and the device runs them
@@ -75,6 +77,16 @@ impl RuntimeCoefficients {
             self.compute
         }
     }
+}
+
+/// The device's part of a step whose operators run one at a time (eager and operator-by-operator
+/// runtimes): the matrix products take the longer of their FLOPs and the weights they read, and the
+/// operators between them (norms, activations, softmax, attention over the KV cache, optimizer
+/// updates) stream the rest of the bytes on their own — the two add, they do not overlap. Seconds,
+/// each term already at its achieved rate.
+#[must_use]
+pub fn device_seconds(compute_t: f64, weight_t: f64, streamed_t: f64) -> f64 {
+    libm::fmax(compute_t, weight_t) + streamed_t
 }
 
 /// A step's host costs next to its device time.
@@ -154,6 +166,14 @@ mod tests {
         let large = HostCosts::new(&coefficients(HardwareType::Cuda), 400, 30.0);
         assert!(!large.host_bound());
         assert!((large.total_ms() - 31.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn matrix_products_and_streaming_operators_add_up() {
+        // Products bound by their FLOPs (2 s) or their weights (1 s), whichever is longer, then
+        // the streaming operators' 3 s.
+        assert!((device_seconds(2.0, 1.0, 3.0) - 5.0).abs() < 1e-12);
+        assert!((device_seconds(0.5, 1.0, 0.0) - 1.0).abs() < 1e-12);
     }
 
     #[test]

@@ -481,7 +481,14 @@ impl PerfModel {
         let compute_s = cost.flops / (peak_tflops * 1e12);
         let memory_s = cost.bytes / (device.memory_bandwidth_gbs * 1e9);
         let (compute_t, memory_t) = (compute_s / eff.compute, memory_s / eff.memory);
-        let roofline_s = libm::fmax(compute_t, memory_t);
+        let weight_t = cost.weight_bytes / (device.memory_bandwidth_gbs * 1e9) / eff.memory;
+        // Runtimes with host costs run operator by operator: matrix products and the streaming
+        // operators between them add up (see `host::device_seconds`).
+        let roofline_s = if runtime_costs.is_some() {
+            host::device_seconds(compute_t, weight_t, memory_t - weight_t)
+        } else {
+            libm::fmax(compute_t, memory_t)
+        };
         let fixed_costs = browser.map(|b| {
             browser::fixed_costs(
                 b,
@@ -547,8 +554,10 @@ impl PerfModel {
             fits_in_memory: memory_usage <= memory_capacity,
             bound: match host_costs {
                 Some(h) if h.host_bound() => Bound::Host,
-                _ if compute_t >= memory_t => Bound::Compute,
-                _ => Bound::Memory,
+                Some(_) if compute_t >= libm::fmax(weight_t, memory_t - weight_t) => Bound::Compute,
+                Some(_) => Bound::Memory,
+                None if compute_t >= memory_t => Bound::Compute,
+                None => Bound::Memory,
             },
             compute_rate,
             flops_per_step: libm::round(cost.flops),

@@ -27,7 +27,7 @@ use serde::Serialize;
 use super::{invalid, Excluded, Residual};
 use crate::csv::{Cell, Table};
 use crate::perf::fit::{log_space, nelder_mead, round4, summarize, Accuracy, MIN_SAMPLES};
-use crate::perf::host::{HostCosts, RuntimeCoefficients};
+use crate::perf::host::{device_seconds, HostCosts, RuntimeCoefficients};
 use crate::perf::{operators, step_cost, PerfRequest, Runtime};
 use crate::{Catalog, CoreError, DeviceCatalog, HardwareType, Precision, Workload};
 
@@ -59,8 +59,10 @@ pub struct RuntimeSample {
     pub fp32: bool,
     /// FLOPs / dense peak at the precision, seconds.
     pub compute_s: f64,
-    /// Bytes / peak bandwidth, seconds.
-    pub memory_s: f64,
+    /// Weight bytes the matrix products read / peak bandwidth, seconds.
+    pub weight_s: f64,
+    /// The other bytes (streamed by the operators between them) / peak bandwidth, seconds.
+    pub streamed_s: f64,
     /// Operators the step runs.
     pub operators: u32,
     /// Items per step.
@@ -74,7 +76,11 @@ impl RuntimeSample {
     #[must_use]
     pub fn predict(&self, c: &RuntimeCoefficients) -> f64 {
         let compute = if self.fp32 { c.compute_fp32 } else { c.compute };
-        let device_ms = libm::fmax(self.compute_s / compute, self.memory_s / c.memory) * 1e3;
+        let device_ms = device_seconds(
+            self.compute_s / compute,
+            self.weight_s / c.memory,
+            self.streamed_s / c.memory,
+        ) * 1e3;
         self.items / (HostCosts::new(c, self.operators, device_ms).total_ms() / 1e3)
     }
 
@@ -248,7 +254,8 @@ fn sample(
         ),
         fp32: precision == Precision::Fp32,
         compute_s: cost.flops / (peak * 1e12),
-        memory_s: cost.bytes / (device.memory_bandwidth_gbs * 1e9),
+        weight_s: cost.weight_bytes / (device.memory_bandwidth_gbs * 1e9),
+        streamed_s: (cost.bytes - cost.weight_bytes) / (device.memory_bandwidth_gbs * 1e9),
         operators: operators::per_step(spec, request.workload),
         items: cost.items,
         measured,
@@ -500,7 +507,7 @@ mod tests {
             fitted_on: String::new(),
         };
         let mut samples = Vec::new();
-        for (i, (compute_s, memory_s, operators)) in [
+        for (i, (compute_s, streamed_s, operators)) in [
             (1e-5, 1e-4, 200),
             (1e-2, 1e-3, 200),
             (1e-4, 5e-3, 900),
@@ -521,7 +528,8 @@ mod tests {
                 label: String::new(),
                 fp32: i % 2 == 0,
                 compute_s,
-                memory_s,
+                weight_s: streamed_s / 2.0,
+                streamed_s,
                 operators,
                 items: 1.0,
                 measured: 1.0,
