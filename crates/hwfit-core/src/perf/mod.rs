@@ -555,9 +555,8 @@ impl PerfModel {
             bound: match host_costs {
                 Some(h) if h.host_bound() => Bound::Host,
                 Some(_) if compute_t >= libm::fmax(weight_t, memory_t - weight_t) => Bound::Compute,
-                Some(_) => Bound::Memory,
                 None if compute_t >= memory_t => Bound::Compute,
-                None => Bound::Memory,
+                _ => Bound::Memory,
             },
             compute_rate,
             flops_per_step: libm::round(cost.flops),
