@@ -42,6 +42,7 @@ fn runtime_table(report: &FitReport) -> comfy_table::Table {
         "µs/operator",
         "ms/step",
         "in-sample ±25 %",
+        "without host costs ±25 %",
         "leave-one-source-out ±25 %",
         "leave-one-device-out ±25 %",
     ]);
@@ -73,6 +74,7 @@ fn runtime_table(report: &FitReport) -> comfy_table::Table {
             coefficient(|c| c.operator_us),
             coefficient(|c| c.step_ms),
             share(&r.in_sample),
+            share(&r.class_model),
             share(&r.leave_one_source_out),
             share(&r.leave_one_device_out),
         ]);

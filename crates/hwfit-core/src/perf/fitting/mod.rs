@@ -496,8 +496,22 @@ pub fn fit_model(data: &MeasuredData<'_>) -> Result<FitReport, CoreError> {
     let (cases, browser_excluded) = browser::cases(data.browser_measurements, data.browser_cases, &catalog, &devices)?;
     let (browser_coefficients, browser) = browser::fit_browser_model(&coefficients, &cases);
     coefficients.browser = Some(browser_coefficients);
-    let (runtime_samples, runtime_excluded) = runtimes::samples(data.runtime_steps, &catalog, &devices)?;
-    let (runtime_coefficients, runtime_fit) = runtimes::fit_and_validate(&runtime_samples);
+    let (mut runtime_samples, runtime_excluded) = runtimes::samples(data.runtime_steps, &catalog, &devices)?;
+    for step in steps.iter().filter(|s| {
+        s.request
+            .runtime
+            .is_some_and(|r| !runtimes::CLASS_RUNTIMES.contains(&r))
+    }) {
+        runtime_samples.push(runtimes::RuntimeSample::new(
+            &step.spec,
+            &step.device,
+            &step.request,
+            step.measured,
+            "MLPerf Inference v4.1 Offline (data/measured/mlperf_inference_v4_1_offline.csv)",
+            step.label.clone(),
+        )?);
+    }
+    let (runtime_coefficients, runtime_fit) = runtimes::fit_and_validate(&runtime_samples, &coefficients);
     coefficients.runtimes = runtime_coefficients;
     #[cfg(feature = "device-db")]
     let database_twins = Some(database_twins(&steps, crate::device::DATABASE_CSV)?);

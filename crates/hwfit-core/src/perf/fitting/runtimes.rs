@@ -8,8 +8,9 @@
 //!   hwfit resolves; `latency_ms` rows become throughput as items per step / latency; tokens/s of a
 //!   training step become samples/s by the sequence length;
 //! - left out, with the reason: unknown models or devices, TF32 rows (the math mode is not the
-//!   precision's), rows without a batch size, rows the model cannot run, and llama.cpp and TensorRT
-//!   rows (those runtimes keep the workload-class coefficients fitted to llama-bench and MLPerf);
+//!   precision's), rows without a batch size, rows the model cannot run, and llama.cpp rows (it keeps
+//!   the generate-class coefficients fitted to llama-bench);
+//! - the MLPerf Offline rows (TensorRT, batch 256) join the TensorRT rows as one more source;
 //! - per runtime and hardware type with at least [`MIN_SAMPLES`] rows from two devices and two
 //!   sources, minimise Σ (ln predicted − ln measured)² over the compute shares (16-bit and narrower
 //!   math; FP32) ∈ [0.005, 1], memory share ∈ [0.02, 1], host time per operator ∈ [0.1, 300] µs and
@@ -28,13 +29,14 @@ use super::{invalid, Excluded, Residual};
 use crate::csv::{Cell, Table};
 use crate::perf::fit::{log_space, nelder_mead, round4, summarize, Accuracy, MIN_SAMPLES};
 use crate::perf::host::{device_seconds, HostCosts, RuntimeCoefficients};
-use crate::perf::{operators, step_cost, PerfRequest, Runtime};
-use crate::{Catalog, CoreError, DeviceCatalog, HardwareType, Precision, Workload};
+use crate::perf::{operators, step_cost, Coefficients, PerfRequest, Runtime, WorkloadClass};
+use crate::spec::ModelSpec;
+use crate::{Catalog, CoreError, Device, DeviceCatalog, HardwareType, Precision, Workload};
 
 const FILE: &str = "runtime_steps.csv";
-/// Runtimes predicted by the workload-class coefficients (llama.cpp generation, TensorRT forward
-/// passes), fitted on `llm_tokens_per_second.csv` and the MLPerf rows.
-const CLASS_RUNTIMES: [Runtime; 2] = [Runtime::LlamaCpp, Runtime::TensorRt];
+/// Runtimes predicted by the workload-class coefficients: llama.cpp, fitted on the llama-bench rows of
+/// `llm_tokens_per_second.csv`.
+pub const CLASS_RUNTIMES: [Runtime; 1] = [Runtime::LlamaCpp];
 const COMPUTE_BOUNDS: (f64, f64) = (0.005, 1.0);
 const MEMORY_BOUNDS: (f64, f64) = (0.02, 1.0);
 const OPERATOR_US_BOUNDS: (f64, f64) = (0.1, 300.0);
@@ -55,6 +57,8 @@ pub struct RuntimeSample {
     pub device_id: String,
     /// What was measured.
     pub label: String,
+    /// The workload class (for the class coefficients it is compared with).
+    pub class: WorkloadClass,
     /// Whether the step computes in FP32 (its own achieved share).
     pub fp32: bool,
     /// FLOPs / dense peak at the precision, seconds.
@@ -72,6 +76,43 @@ pub struct RuntimeSample {
 }
 
 impl RuntimeSample {
+    /// Reduces a measurement of `request` (which names its runtime) for `spec` on `device`.
+    pub fn new(
+        spec: &ModelSpec,
+        device: &Device,
+        request: &PerfRequest,
+        measured: f64,
+        source: &str,
+        label: String,
+    ) -> Result<Self, CoreError> {
+        let cost = step_cost(
+            spec,
+            request.precision,
+            request.workload,
+            request.batch_size,
+            request.seq_length,
+        )?;
+        let (peak, _) = device.dense_tflops.for_precision(request.precision);
+        let bandwidth = device.memory_bandwidth_gbs * 1e9;
+        Ok(Self {
+            runtime: request
+                .runtime
+                .unwrap_or(Runtime::default_for(device.hardware_type, request.workload)),
+            hardware: device.hardware_type,
+            source: String::from(source),
+            device_id: device.id.clone(),
+            label,
+            class: WorkloadClass::of(request.workload),
+            fp32: request.precision == Precision::Fp32,
+            compute_s: cost.flops / (peak * 1e12),
+            weight_s: cost.weight_bytes / bandwidth,
+            streamed_s: (cost.bytes - cost.weight_bytes) / bandwidth,
+            operators: operators::per_step(spec, request.workload),
+            items: cost.items,
+            measured,
+        })
+    }
+
     /// Predicted throughput under `c`.
     #[must_use]
     pub fn predict(&self, c: &RuntimeCoefficients) -> f64 {
@@ -86,6 +127,17 @@ impl RuntimeSample {
 
     fn log_error(&self, c: &RuntimeCoefficients) -> f64 {
         libm::log(self.predict(c) / self.measured)
+    }
+
+    /// |ln error| of the workload-class coefficients (the model without host costs: what a
+    /// runtime without a fit of its own is answered with).
+    fn class_error(&self, class: &Coefficients) -> f64 {
+        class
+            .efficiency(self.hardware, self.class)
+            .map_or(f64::INFINITY, |(e, _)| {
+                let roofline = libm::fmax(self.compute_s / e.compute, (self.weight_s + self.streamed_s) / e.memory);
+                libm::fabs(libm::log(self.items / (roofline + e.overhead_ms / 1e3) / self.measured))
+            })
     }
 }
 
@@ -108,6 +160,8 @@ pub struct RuntimeAccuracy {
     pub fitted: bool,
     /// On the rows fitted.
     pub in_sample: Accuracy,
+    /// The workload-class coefficients (no host costs) on the same rows: what the step model gains.
+    pub class_model: Accuracy,
     /// Each source's rows predicted by a fit without that source.
     pub leave_one_source_out: Accuracy,
     /// Each device's rows predicted by a fit without that device.
@@ -173,7 +227,7 @@ fn sample(
     let runtime: Runtime = get("runtime")?.parse().map_err(|e| format!("{e}"))?;
     if CLASS_RUNTIMES.contains(&runtime) {
         return Ok(Err(format!(
-            "{runtime} keeps the coefficients fitted to its llama-bench and MLPerf rows (kept for its next fit)"
+            "{runtime} keeps the coefficients fitted to its llama-bench rows"
         )));
     }
     let workload: Workload = get("workload")?.parse().map_err(|e| format!("{e}"))?;
@@ -242,28 +296,20 @@ fn sample(
         },
         other => return Err(format!("metric '{other}' is not latency_ms or throughput")),
     };
-    let (peak, _) = device.dense_tflops.for_precision(precision);
-    Ok(Ok(RuntimeSample {
-        runtime,
-        hardware: device.hardware_type,
-        source: String::from(get("source")?.trim()),
-        device_id: device.id.clone(),
-        label: format!(
+    Ok(Ok(RuntimeSample::new(
+        spec,
+        device,
+        &request,
+        measured,
+        get("source")?.trim(),
+        format!(
             "{runtime} {} {workload} b{batch} s{seq} {precision} on {hardware}",
             spec.name
         ),
-        fp32: precision == Precision::Fp32,
-        compute_s: cost.flops / (peak * 1e12),
-        weight_s: cost.weight_bytes / (device.memory_bandwidth_gbs * 1e9),
-        streamed_s: (cost.bytes - cost.weight_bytes) / (device.memory_bandwidth_gbs * 1e9),
-        operators: operators::per_step(spec, request.workload),
-        items: cost.items,
-        measured,
-    }))
+    )
+    .map_err(|e| format!("{e}"))?))
 }
 
-/// Σ squared log errors, each source weighing the same however many rows it has (a source's rows
-/// share one harness, host and software stack: they are one piece of evidence, not many).
 fn loss(samples: &[&RuntimeSample], weights: &[f64], c: &RuntimeCoefficients) -> f64 {
     samples
         .iter()
@@ -415,7 +461,7 @@ fn held_out(own: Option<&RuntimeCoefficients>, group: &[&RuntimeSample], key: fn
 
 /// Fits every runtime and reports how well each predicts.
 #[must_use]
-pub fn fit_and_validate(samples: &[RuntimeSample]) -> (Vec<RuntimeCoefficients>, RuntimeFit) {
+pub fn fit_and_validate(samples: &[RuntimeSample], class: &Coefficients) -> (Vec<RuntimeCoefficients>, RuntimeFit) {
     let coefficients = fit_runtimes(samples);
     let mut runtimes = Vec::new();
     let mut residuals = Vec::new();
@@ -445,6 +491,7 @@ pub fn fit_and_validate(samples: &[RuntimeSample]) -> (Vec<RuntimeCoefficients>,
             sources: distinct(&group, |s| s.source.as_str()),
             fitted: own.is_some(),
             in_sample: summarize(&in_sample),
+            class_model: summarize(&group.iter().map(|s| s.class_error(class)).collect::<Vec<_>>()),
             leave_one_source_out: summarize(&held_out(own, &group, |s| s.source.as_str())),
             leave_one_device_out: summarize(&held_out(own, &group, |s| s.device_id.as_str())),
         });
@@ -526,6 +573,7 @@ mod tests {
                 source: format!("s{}", i % 3),
                 device_id: format!("d{}", i % 2),
                 label: String::new(),
+                class: WorkloadClass::Forward,
                 fp32: i % 2 == 0,
                 compute_s,
                 weight_s: streamed_s / 2.0,
@@ -537,7 +585,10 @@ mod tests {
             s.measured = s.predict(&truth);
             samples.push(s);
         }
-        let (fitted, report) = fit_and_validate(&samples);
+        let (fitted, report) = fit_and_validate(
+            &samples,
+            &crate::perf::PerfModel::builtin().unwrap().coefficients().clone(),
+        );
         assert_eq!(fitted.len(), 1);
         assert!(report.runtimes[0].in_sample.median_abs_log_error < 0.02, "{report:?}");
         assert!((fitted[0].operator_us - 20.0).abs() < 2.0, "{:?}", fitted[0]);
