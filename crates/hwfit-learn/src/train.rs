@@ -210,10 +210,16 @@ fn domain(cells: &[CellReport], all_rows: &[Row]) -> LearnedDomain {
 /// Trains on `steps`: cross-validation report, then the final model on everything against
 /// `analytic` (the model it will correct), written as ONNX with its domain.
 pub fn train(steps: &[MeasuredStep], analytic: &PerfModel, config: &TrainConfig) -> Result<Trained, LearnError> {
-    // Steps the analytic model refuses (a precision the hardware type cannot run) cannot be corrected.
+    // Steps the analytic model refuses (a precision the hardware type cannot run) cannot be corrected;
+    // steps the runtime step model answers (TensorRT and PyTorch on CUDA: host costs fitted to their
+    // own measurements) are not corrected either, so they are not trained on.
     let steps: Vec<MeasuredStep> = steps
         .iter()
-        .filter(|s| analytic.analytic_with_features(&s.spec, &s.device, &s.request).is_ok())
+        .filter(|s| {
+            analytic
+                .analytic_with_features(&s.spec, &s.device, &s.request)
+                .is_ok_and(|(p, _)| p.host_costs.is_none())
+        })
         .cloned()
         .collect();
     let steps = steps.as_slice();

@@ -154,6 +154,11 @@ export interface CandidateScore {
     hardwareType: HardwareType;
     /** The prediction, when one could be made. */
     predictions: Prediction | null;
+    /**
+     * The same step on each runtime with a fitted model for the device (see
+     * [`PerfModel::runtime_comparison`]).
+     */
+    runtimes?: RuntimeOption[];
     /** Weighted score (0–1.1), `None` when the candidate cannot run the request. */
     score: number | null;
     /** Support of the family there. */

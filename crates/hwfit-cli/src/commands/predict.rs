@@ -2,6 +2,7 @@
 
 use anyhow::Result;
 use hwfit_core::api::{AnalyzeRequest, PredictRequest};
+use hwfit_core::perf::{Prediction, RuntimeOption};
 
 use crate::cli::{AnalyzeArgs, PredictArgs};
 use crate::{detection, model_input, output};
@@ -63,21 +64,28 @@ pub fn run(args: &PredictArgs) -> Result<()> {
         if e.prediction.host_costs.is_some() {
             output::text(&format!("{key}: {}", e.prediction.bound_explanation()));
         }
-        if e.runtimes.len() > 1 {
-            let options: Vec<String> = e
-                .runtimes
-                .iter()
-                .map(|r| {
-                    format!(
-                        "{} {:.1} {} ({}-bound)",
-                        r.runtime, r.throughput, e.prediction.throughput_unit, r.bound
-                    )
-                })
-                .collect();
-            output::text(&format!("{key} by runtime: {}", options.join(", ")));
+        if let Some(line) = runtimes_line(key, &e.prediction, &e.runtimes) {
+            output::text(&line);
         }
     }
     Ok(())
+}
+
+/// `KEY by runtime: tensorrt 571.8 items/s (host-bound), pytorch …` when more than one runtime has a
+/// fitted model for the target.
+pub(crate) fn runtimes_line(key: &str, prediction: &Prediction, runtimes: &[RuntimeOption]) -> Option<String> {
+    (runtimes.len() > 1).then(|| {
+        let options: Vec<String> = runtimes
+            .iter()
+            .map(|r| {
+                format!(
+                    "{} {:.1} {} ({}-bound)",
+                    r.runtime, r.throughput, prediction.throughput_unit, r.bound
+                )
+            })
+            .collect();
+        format!("{key} by runtime: {}", options.join(", "))
+    })
 }
 
 /// Analyzes a model across hardware, batch sizes and modes.

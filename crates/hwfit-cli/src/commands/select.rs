@@ -68,6 +68,16 @@ fn print_text(s: &Selection) {
     }
     output::text(&table.to_string());
     output::text(&s.explanation);
+    let first = s.primary_recommendation.as_deref();
+    if let Some((key, candidate)) = first.and_then(|k| Some((k, s.all_scores.get(k)?))) {
+        if let Some(line) = candidate
+            .predictions
+            .as_ref()
+            .and_then(|p| super::predict::runtimes_line(key, p, &candidate.runtimes))
+        {
+            output::text(&line);
+        }
+    }
     output::text(&format!("source: {}", s.prediction_source));
 }
 

@@ -340,7 +340,7 @@ impl Prediction {
                     format!("host-bound: {host} (device {} ms)", sig(h.device_ms))
                 } else {
                     format!(
-                        "{}-bound: {} ms on the device (host {host})",
+                        "{}-bound: {} ms on the device; host {host}",
                         self.bound,
                         sig(h.device_ms)
                     )
@@ -447,7 +447,14 @@ impl PerfModel {
         let (peak_tflops, compute_rate) = device.dense_tflops.for_precision(req.precision);
         let runtime = req
             .runtime
-            .unwrap_or(Runtime::default_for(device.hardware_type, req.workload));
+            .unwrap_or(Runtime::default_for(device.hardware_type, req.workload, req.precision));
+        if !runtime.runs(req.precision) {
+            return Err(CoreError::UnsupportedPrecision {
+                hardware: runtime.as_str(),
+                precision: req.precision.as_str(),
+                supported: String::from("every precision but llama.cpp's GGUF formats, which llama.cpp runs"),
+            });
+        }
         let browser = self
             .coefficients
             .browser
@@ -507,7 +514,7 @@ impl PerfModel {
             (None, None) => roofline_s + eff.overhead_ms / 1e3,
         };
         // The learned correction was trained on each cell's documented runtime only.
-        let documented_runtime = runtime == Runtime::default_for(device.hardware_type, req.workload);
+        let documented_runtime = runtime == Runtime::default_for(device.hardware_type, req.workload, req.precision);
         let learned_model = self
             .learned
             .as_ref()
@@ -608,7 +615,7 @@ impl PerfModel {
         if device.hardware_type.is_browser() {
             return Vec::new();
         }
-        let mut runtimes = alloc::vec![Runtime::default_for(device.hardware_type, req.workload)];
+        let mut runtimes = alloc::vec![Runtime::default_for(device.hardware_type, req.workload, req.precision)];
         for r in &self.coefficients.runtimes {
             if r.hardware == device.hardware_type && !runtimes.contains(&r.runtime) {
                 runtimes.push(r.runtime);

@@ -4,7 +4,7 @@
 //! forward passes on CPUs: `hwfit bench`'s rows; web-llm and ONNX Runtime Web in the browser), and
 //! for training steps PyTorch, the runtime that trains.
 
-use crate::{HardwareType, Workload};
+use crate::{HardwareType, Precision, Workload};
 
 string_enum! {
     /// An inference runtime.
@@ -37,13 +37,14 @@ string_enum! {
 }
 
 impl Runtime {
-    /// The best-documented runtime for a hardware type and workload: the one a prediction describes
-    /// when the request names none.
+    /// The best-documented runtime for a hardware type, workload and precision: the one a prediction
+    /// describes when the request names none (GGUF formats: llama.cpp, the runtime that reads them).
     #[must_use]
-    pub const fn default_for(hardware: HardwareType, workload: Workload) -> Self {
+    pub const fn default_for(hardware: HardwareType, workload: Workload, precision: Precision) -> Self {
         let generates = matches!(workload, Workload::Prefill | Workload::Decode);
         let trains = matches!(workload, Workload::TrainStep);
         match hardware {
+            _ if precision.is_gguf() && !hardware.is_browser() && !trains => Self::LlamaCpp,
             HardwareType::Webgpu if generates => Self::WebLlm,
             HardwareType::Webgpu | HardwareType::Webnn | HardwareType::Wasm => Self::OnnxRuntimeWeb,
             HardwareType::Openvino if !trains => Self::OpenVino,
@@ -54,6 +55,14 @@ impl Runtime {
             HardwareType::Cpu => Self::Tract,
             HardwareType::Rocm | HardwareType::Mps | HardwareType::Openvino | HardwareType::Qnn => Self::Pytorch,
         }
+    }
+
+    /// Whether the runtime runs weights stored at `precision`: llama.cpp's GGUF formats run on
+    /// llama.cpp (and the browser runtimes that read 4-bit blocks), not on engines that read
+    /// framework weights (PyTorch, TensorRT, ONNX Runtime, OpenVINO, tract, vLLM's default path).
+    #[must_use]
+    pub const fn runs(self, precision: Precision) -> bool {
+        !precision.is_gguf() || matches!(self, Self::LlamaCpp | Self::WebLlm | Self::Mlx | Self::OnnxRuntimeWeb)
     }
 
     /// The runtime of a measurement source's framework text (`"TensorRT 10.2, CUDA 12.4"`,
@@ -73,23 +82,23 @@ mod tests {
     #[test]
     fn defaults_follow_the_measurement_set() {
         assert_eq!(
-            Runtime::default_for(HardwareType::Cuda, Workload::Decode),
+            Runtime::default_for(HardwareType::Cuda, Workload::Decode, Precision::Fp16),
             Runtime::LlamaCpp
         );
         assert_eq!(
-            Runtime::default_for(HardwareType::Cuda, Workload::Forward),
+            Runtime::default_for(HardwareType::Cuda, Workload::Forward, Precision::Fp16),
             Runtime::TensorRt
         );
         assert_eq!(
-            Runtime::default_for(HardwareType::Cpu, Workload::Forward),
+            Runtime::default_for(HardwareType::Cpu, Workload::Forward, Precision::Fp16),
             Runtime::Tract
         );
         assert_eq!(
-            Runtime::default_for(HardwareType::Webgpu, Workload::Decode),
+            Runtime::default_for(HardwareType::Webgpu, Workload::Decode, Precision::Fp16),
             Runtime::WebLlm
         );
         assert_eq!(
-            Runtime::default_for(HardwareType::Wasm, Workload::Forward),
+            Runtime::default_for(HardwareType::Wasm, Workload::Forward, Precision::Fp16),
             Runtime::OnnxRuntimeWeb
         );
         // A training step names a runtime that trains.
@@ -99,9 +108,20 @@ mod tests {
             HardwareType::Rocm,
             HardwareType::Openvino,
         ] {
-            assert_eq!(Runtime::default_for(hw, Workload::TrainStep), Runtime::Pytorch, "{hw}");
+            assert_eq!(
+                Runtime::default_for(hw, Workload::TrainStep, Precision::Fp16),
+                Runtime::Pytorch,
+                "{hw}"
+            );
         }
         assert_eq!("torch.compile".parse::<Runtime>().unwrap(), Runtime::PytorchCompiled);
+        // GGUF weights are llama.cpp's, whatever the workload; TensorRT does not read them.
+        assert_eq!(
+            Runtime::default_for(HardwareType::Cuda, Workload::Forward, Precision::Q4KM),
+            Runtime::LlamaCpp
+        );
+        assert!(!Runtime::TensorRt.runs(Precision::Q4KM) && Runtime::LlamaCpp.runs(Precision::Q4KM));
+        assert!(Runtime::Pytorch.runs(Precision::Bf16));
     }
 
     #[test]

@@ -113,6 +113,10 @@ pub struct CandidateScore {
     pub support: SupportLevel,
     /// The prediction, when one could be made.
     pub predictions: Option<Prediction>,
+    /// The same step on each runtime with a fitted model for the device (see
+    /// [`PerfModel::runtime_comparison`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub runtimes: Vec<crate::perf::RuntimeOption>,
     /// Why it is not eligible, if it is not.
     pub excluded: Option<String>,
 }
@@ -251,6 +255,11 @@ pub fn select_hardware(
                 device: c.device.name.clone(),
                 hardware_type: c.device.hardware_type,
                 support,
+                runtimes: if predictions.is_some() {
+                    perf.runtime_comparison(spec, &c.device, &perf_req)
+                } else {
+                    Vec::new()
+                },
                 predictions,
                 excluded,
             },

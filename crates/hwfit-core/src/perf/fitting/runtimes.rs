@@ -95,9 +95,11 @@ impl RuntimeSample {
         let (peak, _) = device.dense_tflops.for_precision(request.precision);
         let bandwidth = device.memory_bandwidth_gbs * 1e9;
         Ok(Self {
-            runtime: request
-                .runtime
-                .unwrap_or(Runtime::default_for(device.hardware_type, request.workload)),
+            runtime: request.runtime.unwrap_or(Runtime::default_for(
+                device.hardware_type,
+                request.workload,
+                request.precision,
+            )),
             hardware: device.hardware_type,
             source: String::from(source),
             device_id: device.id.clone(),
