@@ -666,13 +666,19 @@ pub struct DatabaseArg {
 #[derive(Debug, clap::Subcommand)]
 pub enum DbCommand {
     /// Import measurement files (data/measured CSVs, IPFS Accelerate's aggregated_benchmarks.json,
-    /// hwfit's export); re-importing adds nothing, a malformed row is reported with its line.
+    /// hwfit's export); re-importing adds nothing, a malformed row is reported with its line. Each
+    /// file is stored whole or not at all; the report says per file what was stored, rejected or
+    /// skipped, and the exit status is non-zero when a file could not be read or stored.
     Import {
         /// The files.
         #[arg(required = true, value_name = "FILE")]
         files: Vec<PathBuf>,
         #[command(flatten)]
         database: DatabaseArg,
+        /// Store nothing unless every file reads and every row is accepted (checked before any
+        /// write).
+        #[arg(long)]
+        all_or_nothing: bool,
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,

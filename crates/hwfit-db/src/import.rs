@@ -164,6 +164,19 @@ impl CsvRow<'_> {
 
 type RowReader = fn(&CsvRow<'_>) -> Result<Vec<BenchmarkRecord>, String>;
 
+/// The line of the file a record starts on, counted by `\n` (the csv crate's count drifts on CRLF
+/// files), so a reject names the line an editor shows.
+fn physical_line(text: &str, position: &csv::Position) -> u64 {
+    let start = usize::try_from(position.byte()).unwrap_or(usize::MAX).min(text.len());
+    // On CRLF files the csv crate puts a record's start on the `\n` of the line end before it:
+    // the record's first line is after the line ends at `start`.
+    let before = text.get(..start).unwrap_or(text);
+    let at_line_end = text.as_bytes().get(start..).map_or(0, |rest| {
+        rest.iter().take_while(|b| matches!(b, b'\r' | b'\n')).filter(|b| **b == b'\n').count()
+    });
+    1 + (before.matches('\n').count() + at_line_end) as u64
+}
+
 fn read_csv(name: &str, text: &str) -> Result<FileRecords, DbError> {
     let mut reader = csv::ReaderBuilder::new().flexible(false).from_reader(text.as_bytes());
     let names: Vec<String> = reader
@@ -205,8 +218,7 @@ fn read_csv(name: &str, text: &str) -> Result<FileRecords, DbError> {
     for row in reader.records() {
         match row {
             Ok(row) => {
-                let line = row.position().map_or(0, csv::Position::line);
-                let at = format!("line {line}");
+                let at = format!("line {}", row.position().map_or(0, |p| physical_line(text, p)));
                 match read(&CsvRow {
                     columns: &columns,
                     row: &row,
@@ -229,7 +241,7 @@ fn read_csv(name: &str, text: &str) -> Result<FileRecords, DbError> {
             Err(e) => out.rejected.push(Rejected {
                 at: e
                     .position()
-                    .map_or_else(|| String::from("?"), |p| format!("line {}", p.line())),
+                    .map_or_else(|| String::from("?"), |p| format!("line {}", physical_line(text, p))),
                 reason: format!("not a valid CSV row: {e}"),
             }),
         }

@@ -130,10 +130,7 @@ impl Store for PostgresStore {
 
     fn stats(&mut self) -> Result<Stats, DbError> {
         let rows = self.client.query(STATS_SQL, &[]).map_err(pg)?;
-        let rows: Vec<[String; 5]> = rows
-            .iter()
-            .map(|r| [r.get(0), r.get(1), r.get(2), r.get(3), r.get(4)])
-            .collect();
+        let rows: Vec<(String, String, i64)> = rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect();
         Ok(stats_of(self.schema_version()?, &rows))
     }
 }

@@ -156,6 +156,10 @@ impl BenchmarkRecord {
         if self.device_count == 0 || self.batch_size == Some(0) || self.sequence_length == Some(0) {
             return bad(String::from("device_count, batch_size and sequence_length must be ≥ 1"));
         }
+        // PostgreSQL's text cannot hold a NUL byte: refused on every backend, so both store the same.
+        if serde_json::to_string(self).is_ok_and(|json| json.contains("\\u0000")) {
+            return bad(String::from("a text field contains a NUL byte"));
+        }
         Ok(())
     }
 
@@ -188,6 +192,11 @@ mod tests {
         r.latency_mean_ms = None;
         r.batch_size = Some(0);
         assert!(r.validate().is_err());
+        let mut nul = BenchmarkRecord::new("gpt2", "cpu", "tract", "measured here");
+        nul.throughput = Some(1.0);
+        nul.validate().unwrap();
+        nul.notes = Some(String::from("a\0b"));
+        assert!(nul.validate().unwrap_err().to_string().contains("NUL"));
     }
 
     #[test]

@@ -132,8 +132,8 @@ impl Store for SqliteStore {
 
     fn stats(&mut self) -> Result<Stats, DbError> {
         let mut statement = self.conn.prepare(STATS_SQL)?;
-        let rows: Vec<[String; 5]> = statement
-            .query_map([], |r| Ok([r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?]))?
+        let rows: Vec<(String, String, i64)> = statement
+            .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
             .collect::<Result<_, _>>()?;
         Ok(stats_of(self.schema_version()?, &rows))
     }

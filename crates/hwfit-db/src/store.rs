@@ -75,11 +75,14 @@ pub fn open(url: &str) -> Result<Box<dyn Store + Send>, DbError> {
     Ok(Box::new(crate::SqliteStore::open(path)?))
 }
 
-/// Counts of `key` over `items`.
-pub(crate) fn tally<'a>(items: impl Iterator<Item = &'a str>) -> BTreeMap<String, usize> {
-    let mut out = BTreeMap::new();
-    for item in items {
-        *out.entry(item.to_owned()).or_insert(0) += 1;
+/// `text` matched literally inside a `LIKE … ESCAPE '\'` pattern: `%`, `_` and `\` escaped.
+fn like_literal(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
     }
     out
 }
@@ -96,13 +99,20 @@ pub(crate) fn list_sql(filter: &Filter, placeholder: fn(usize) -> String) -> (St
         ("runtime", &filter.runtime, true),
     ] {
         if let Some(v) = value {
+            if v.contains('\0') {
+                // No stored text holds a NUL (records with one are refused), and PostgreSQL cannot
+                // take one as a parameter: the filter matches nothing, on every backend.
+                clauses.push(String::from("1 = 0"));
+                continue;
+            }
             args.push(if exact {
                 v.to_lowercase()
             } else {
-                format!("%{}%", v.to_lowercase())
+                format!("%{}%", like_literal(&v.to_lowercase()))
             });
             let op = if exact { "=" } else { "LIKE" };
-            clauses.push(format!("LOWER({column}) {op} {}", placeholder(args.len())));
+            let escape = if exact { "" } else { " ESCAPE '\\'" };
+            clauses.push(format!("LOWER({column}) {op} {}{escape}", placeholder(args.len())));
         }
     }
     let mut sql = format!(
@@ -121,25 +131,36 @@ pub(crate) fn list_sql(filter: &Filter, placeholder: fn(usize) -> String) -> (St
     (sql, args)
 }
 
-/// The query `stats` reads its counts from.
-pub(crate) const STATS_SQL: &str =
-    "SELECT COALESCE(hardware_type, 'unknown'), runtime, imported_from, model_name, device FROM benchmark_results";
+/// The query `stats` reads its counts from: aggregates computed by the database, one row per
+/// (what, key, count), so a call holds the groups in memory, never the table.
+pub(crate) const STATS_SQL: &str = "\
+    SELECT 'records', '', COUNT(*) FROM benchmark_results \
+    UNION ALL SELECT 'models', '', COUNT(DISTINCT model_name) FROM benchmark_results \
+    UNION ALL SELECT 'devices', '', COUNT(DISTINCT device) FROM benchmark_results \
+    UNION ALL SELECT 'hardware_type', COALESCE(hardware_type, 'unknown'), COUNT(*) FROM benchmark_results GROUP BY 2 \
+    UNION ALL SELECT 'runtime', COALESCE(runtime, ''), COUNT(*) FROM benchmark_results GROUP BY 2 \
+    UNION ALL SELECT 'import', COALESCE(imported_from, ''), COUNT(*) FROM benchmark_results GROUP BY 2";
 
-/// Counts from [`STATS_SQL`]'s rows.
-pub(crate) fn stats_of(schema_version: u32, rows: &[[String; 5]]) -> Stats {
-    let distinct = |i: usize| {
+/// The stats from [`STATS_SQL`]'s rows.
+pub(crate) fn stats_of(schema_version: u32, rows: &[(String, String, i64)]) -> Stats {
+    let total = |what: &str| {
         rows.iter()
-            .map(|r| r[i].as_str())
-            .collect::<std::collections::BTreeSet<_>>()
-            .len()
+            .find(|r| r.0 == what)
+            .map_or(0, |r| usize::try_from(r.2).unwrap_or(0))
+    };
+    let groups = |what: &str| {
+        rows.iter()
+            .filter(|r| r.0 == what)
+            .map(|r| (r.1.clone(), usize::try_from(r.2).unwrap_or(0)))
+            .collect()
     };
     Stats {
         schema_version,
-        records: rows.len(),
-        models: distinct(3),
-        devices: distinct(4),
-        by_hardware_type: tally(rows.iter().map(|r| r[0].as_str())),
-        by_runtime: tally(rows.iter().map(|r| r[1].as_str())),
-        by_import: tally(rows.iter().map(|r| r[2].as_str())),
+        records: total("records"),
+        models: total("models"),
+        devices: total("devices"),
+        by_hardware_type: groups("hardware_type"),
+        by_runtime: groups("runtime"),
+        by_import: groups("import"),
     }
 }

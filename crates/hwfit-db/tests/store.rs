@@ -50,6 +50,10 @@ fn a_malformed_row_is_reported_by_line_and_the_rest_kept() {
     assert!(read.rejected[1].reason.contains("n_devices"));
     assert_eq!(read.records[0].precision.as_deref(), Some("q4_k_m"));
     assert_eq!(read.records[1].sequence_length, Some(512));
+    // The same file with Windows line ends names the same lines.
+    let crlf = read_text("table.csv", &text.replace('\n', "\r\n")).unwrap();
+    let lines: Vec<&str> = crlf.rejected.iter().map(|r| r.at.as_str()).collect();
+    assert_eq!(lines, ["line 3", "line 4"]);
 }
 
 #[test]

@@ -19,14 +19,73 @@ pub(crate) fn database(arg: &DatabaseArg) -> Result<(String, Box<dyn Store>)> {
     Ok((url, store))
 }
 
-/// One file's import.
+/// One file's import: what was stored and rejected, or why nothing of it was.
 #[derive(Serialize)]
 struct FileReport {
     file: String,
-    format: &'static str,
+    format: Option<&'static str>,
     #[serde(flatten)]
     inserted: Inserted,
     rejected: Vec<Rejected>,
+    /// Why the file was not stored (unreadable, refused by the database, or skipped under
+    /// `--all-or-nothing`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+impl FileReport {
+    fn failed(file: String, format: Option<&'static str>, rejected: Vec<Rejected>, error: String) -> Self {
+        Self {
+            file,
+            format,
+            inserted: Inserted::default(),
+            rejected,
+            error: Some(error),
+        }
+    }
+}
+
+/// Reads every file, then stores each (or, with `all_or_nothing`, none unless all are clean).
+fn import(store: &mut dyn Store, files: &[PathBuf], all_or_nothing: bool) -> Vec<FileReport> {
+    let read: Vec<(String, Result<hwfit_db::FileRecords, String>)> = files
+        .iter()
+        .map(|f| (f.display().to_string(), read_file(f).map_err(|e| e.to_string())))
+        .collect();
+    let blocker = all_or_nothing
+        .then(|| {
+            read.iter().find_map(|(name, r)| match r {
+                Err(e) => Some(format!("{name} could not be read: {e}")),
+                Ok(r) if !r.rejected.is_empty() => Some(format!("{name} has {} rejected rows", r.rejected.len())),
+                Ok(_) => None,
+            })
+        })
+        .flatten();
+    read.into_iter()
+        .map(|(name, r)| match (r, &blocker) {
+            (Err(e), _) => FileReport::failed(name, None, Vec::new(), e),
+            (Ok(r), Some(why)) => FileReport::failed(
+                name,
+                Some(r.format),
+                r.rejected,
+                format!("skipped: --all-or-nothing and {why}"),
+            ),
+            (Ok(r), None) => match store.insert(&r.records, &name) {
+                Ok(inserted) => FileReport {
+                    file: name,
+                    format: Some(r.format),
+                    inserted,
+                    rejected: r.rejected,
+                    error: None,
+                },
+                Err(e) => FileReport::failed(
+                    name,
+                    Some(r.format),
+                    r.rejected,
+                    format!("nothing of it was stored: {e}"),
+                ),
+            },
+        })
+        .collect()
 }
 
 /// Runs a `hwfit db` subcommand.
@@ -35,40 +94,36 @@ pub fn run(command: &DbCommand) -> Result<()> {
         DbCommand::Import {
             files,
             database: arg,
+            all_or_nothing,
             json,
         } => {
             let (url, mut store) = database(arg)?;
-            let mut reports = Vec::new();
-            for file in files {
-                let read = read_file(file)?;
-                let name = file.display().to_string();
-                let inserted = store
-                    .insert(&read.records, &name)
-                    .with_context(|| format!("importing {name} (nothing of it was stored)"))?;
-                reports.push(FileReport {
-                    file: name,
-                    format: read.format,
-                    inserted,
-                    rejected: read.rejected,
-                });
-            }
+            let reports = import(store.as_mut(), files, *all_or_nothing);
+            let failed = reports.iter().filter(|r| r.error.is_some()).count();
             if *json {
-                return output::json(&serde_json::json!({"database": url, "files": reports}));
-            }
-            for r in &reports {
-                output::text(&format!(
-                    "{}: {} — {} added, {} already there, {} rejected",
-                    r.file,
-                    r.format,
-                    r.inserted.added,
-                    r.inserted.duplicates,
-                    r.rejected.len()
-                ));
-                for rejected in &r.rejected {
-                    output::text(&format!("  {}: {}", rejected.at, rejected.reason));
+                output::json(&serde_json::json!({"database": url, "files": reports}))?;
+            } else {
+                for r in &reports {
+                    match &r.error {
+                        Some(e) => output::text(&format!("{}: not stored — {e}", r.file)),
+                        None => output::text(&format!(
+                            "{}: {} — {} added, {} already there, {} rejected",
+                            r.file,
+                            r.format.unwrap_or("?"),
+                            r.inserted.added,
+                            r.inserted.duplicates,
+                            r.rejected.len()
+                        )),
+                    }
+                    for rejected in &r.rejected {
+                        output::text(&format!("  {}: {}", rejected.at, rejected.reason));
+                    }
                 }
+                output::text(&format!("database: {url}"));
             }
-            output::text(&format!("database: {url}"));
+            if failed > 0 {
+                anyhow::bail!("{failed} of {} files were not stored (see the report)", reports.len());
+            }
             Ok(())
         }
         DbCommand::List {

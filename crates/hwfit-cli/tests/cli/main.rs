@@ -2,6 +2,7 @@
 
 mod classify;
 mod compatibility;
+mod db;
 mod detect;
 mod errors;
 mod models;

@@ -74,6 +74,24 @@ pub fn storage_contract(store: &mut dyn Store) -> usize {
     assert_eq!(all.len(), total);
     let read = read_file(&measured("webllm_vram_requirements.csv")).unwrap();
     assert!(read.records.iter().all(|r| all.contains(r)));
+    // The counts are the table's, computed by the database.
+    let distinct = |f: fn(&BenchmarkRecord) -> &str| all.iter().map(f).collect::<std::collections::BTreeSet<_>>().len();
+    assert_eq!(stats.models, distinct(|r| r.model_name.as_str()));
+    assert_eq!(stats.devices, distinct(|r| r.device.as_str()));
+    // `%`, `_` and `\` in a name filter match themselves, not any text.
+    for pattern in ["%", "_", "llama_2", "\\", "\0"] {
+        let found = store
+            .list(&Filter {
+                model: Some(pattern.into()),
+                ..Filter::default()
+            })
+            .unwrap();
+        assert!(
+            found.iter().all(|r| r.model_name.to_lowercase().contains(pattern)),
+            "{pattern}: {} rows",
+            found.len()
+        );
+    }
 
     // All or nothing: an import with a bad record stores none of it.
     let mut good = BenchmarkRecord::new("gpt2", "cpu", "tract", "measured here");
