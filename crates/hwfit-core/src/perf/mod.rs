@@ -317,7 +317,7 @@ pub struct Prediction {
 
 impl Prediction {
     /// Which term bounds the step, in words:
-    /// `host-bound: 171 operators × 7.99 µs = 1.37 ms + 6.72 ms per step (device 0.63 ms)`.
+    /// `host-bound: 171 operators × 17.6 µs = 3.01 ms + 5.61 ms per step (device 0.534 ms)`.
     #[must_use]
     pub fn bound_explanation(&self) -> String {
         let sig = |v: f64| {
