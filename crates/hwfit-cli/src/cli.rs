@@ -181,6 +181,15 @@ pub struct ServeArgs {
     /// Seconds a request may take.
     #[arg(long, default_value_t = 30)]
     pub request_timeout: u64,
+    /// Connections open at once, all clients together (over it: 503).
+    #[arg(long, default_value_t = 1024, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_connections: u64,
+    /// Connections open at once from one client address (over it: 503).
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_connections_per_client: u64,
+    /// Seconds a client may take to send a request's headers (slow clients are closed).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+    pub header_timeout: u64,
     /// Do not detect this machine's hardware: questions that name none use every hardware type.
     #[arg(long, conflicts_with = "detection")]
     pub no_detect: bool,

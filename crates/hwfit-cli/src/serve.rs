@@ -36,6 +36,11 @@ pub fn run(args: &ServeArgs) -> Result<()> {
         cors_origins: args.cors_origins.clone(),
         max_body_bytes: args.max_body_bytes,
         request_timeout: Duration::from_secs(args.request_timeout),
+        connections: hwfit_server::ConnectionLimits {
+            max_connections: usize::try_from(args.max_connections).unwrap_or(usize::MAX),
+            max_connections_per_client: usize::try_from(args.max_connections_per_client).unwrap_or(usize::MAX),
+            header_timeout: Duration::from_secs(args.header_timeout),
+        },
     };
     let host = match (&args.detection, args.no_detect) {
         (_, true) => HostHardware::Off,

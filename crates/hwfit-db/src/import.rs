@@ -172,7 +172,10 @@ fn physical_line(text: &str, position: &csv::Position) -> u64 {
     // the record's first line is after the line ends at `start`.
     let before = text.get(..start).unwrap_or(text);
     let at_line_end = text.as_bytes().get(start..).map_or(0, |rest| {
-        rest.iter().take_while(|b| matches!(b, b'\r' | b'\n')).filter(|b| **b == b'\n').count()
+        rest.iter()
+            .take_while(|b| matches!(b, b'\r' | b'\n'))
+            .filter(|b| **b == b'\n')
+            .count()
     });
     1 + (before.matches('\n').count() + at_line_end) as u64
 }

@@ -6,6 +6,7 @@
 
 pub mod benchmarks;
 mod body;
+pub mod connections;
 pub mod error;
 pub mod openapi;
 pub mod routes;
@@ -27,6 +28,7 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
+pub use connections::{serve_with_limits, ConnectionLimits};
 pub use error::ApiError;
 pub use state::{AppState, HostHardware};
 
@@ -41,6 +43,8 @@ pub struct ServerOptions {
     pub max_body_bytes: usize,
     /// Longest a request may take.
     pub request_timeout: Duration,
+    /// Connections open at once (in total, per client) and the header timeout.
+    pub connections: ConnectionLimits,
 }
 
 impl Default for ServerOptions {
@@ -50,6 +54,7 @@ impl Default for ServerOptions {
             cors_origins: Vec::new(),
             max_body_bytes: 1024 * 1024,
             request_timeout: Duration::from_secs(30),
+            connections: ConnectionLimits::default(),
         }
     }
 }
@@ -214,10 +219,8 @@ pub async fn serve(
     let state = AppState::new(hwfit, host, database);
     let app = router(state, options)?;
     on_bound(bound);
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown_signal())
-        .await
-        .map_err(ServeError::Serve)
+    serve_with_limits(listener, app, options.connections, shutdown_signal()).await;
+    Ok(())
 }
 
 async fn shutdown_signal() {

@@ -36,13 +36,12 @@ async fn start_on(
     )
     .unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let limits = options.connections;
     let task = tokio::spawn(async move {
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async {
-                let _ = stopped.await;
-            })
-            .await
-            .unwrap();
+        hwfit_server::serve_with_limits(listener, app, limits, async {
+            let _ = stopped.await;
+        })
+        .await;
     });
     Server {
         base: format!("http://{addr}"),
@@ -600,5 +599,52 @@ async fn arrays_and_declared_oversize_bodies_are_refused_at_once() {
         reply.contains("larger than the server's limit of 1024 bytes"),
         "{reply}"
     );
+    let _ = s.stop.send(());
+}
+
+#[tokio::test]
+async fn slow_clients_hold_their_share_of_connections_for_the_header_timeout_only() {
+    let s = start(ServerOptions {
+        connections: hwfit_server::ConnectionLimits {
+            max_connections: 64,
+            max_connections_per_client: 4,
+            header_timeout: Duration::from_secs(1),
+        },
+        ..ServerOptions::default()
+    })
+    .await;
+    let addr = s.base.trim_start_matches("http://").to_owned();
+    // Four connections send one header line and stop (slowloris).
+    let mut slow = Vec::new();
+    for _ in 0..4 {
+        let mut stream = tokio::net::TcpStream::connect(&addr).await.unwrap();
+        stream.write_all(b"GET /health HTTP/1.1\r\nHost: x\r\n").await.unwrap();
+        slow.push(stream);
+    }
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    // A fifth from the same client is over its share: a JSON 503 at once.
+    let mut fifth = tokio::net::TcpStream::connect(&addr).await.unwrap();
+    let mut reply = String::new();
+    tokio::time::timeout(Duration::from_secs(5), fifth.read_to_string(&mut reply))
+        .await
+        .expect("refused at once")
+        .unwrap();
+    assert!(reply.starts_with("HTTP/1.1 503"), "{reply}");
+    assert!(
+        reply.contains(r#""status":"error""#) && reply.contains("per client"),
+        "{reply}"
+    );
+    // The slow ones are closed by the header timeout, and their places come back.
+    for mut stream in slow {
+        let mut rest = Vec::new();
+        tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut rest))
+            .await
+            .expect("closed by the header timeout")
+            .ok();
+    }
+    let started = std::time::Instant::now();
+    let (status, health) = get(&s.base, "/health").await;
+    assert_eq!(status, 200, "{health}");
+    assert!(started.elapsed() < Duration::from_secs(1));
     let _ = s.stop.send(());
 }
