@@ -215,6 +215,10 @@ pub struct DetectArgs {
     /// Neither read nor write the cache.
     #[arg(long)]
     pub no_cache: bool,
+    /// The Python interpreter whose environment's frameworks to report (default: `$VIRTUAL_ENV`,
+    /// `$CONDA_PREFIX`, then `python3`).
+    #[arg(long, value_name = "PATH")]
+    pub python: Option<PathBuf>,
     /// Print JSON (IPFS Accelerate's `hardware` map, `torch_device`, and the detailed probes).
     #[arg(long)]
     pub json: bool,

@@ -6,6 +6,7 @@ pub mod adapters;
 pub mod benchmark;
 pub mod cache;
 pub mod cpu;
+pub mod frameworks;
 pub mod nvidia;
 pub mod report;
 pub mod rocm;
@@ -79,6 +80,9 @@ pub struct DetectOptions {
     pub max_age: Duration,
     /// Sampling policy of the benchmarks.
     pub config: BenchConfig,
+    /// The Python interpreter to ask first for installed frameworks (then `$VIRTUAL_ENV`,
+    /// `$CONDA_PREFIX`, `python3`).
+    pub python: Option<PathBuf>,
 }
 
 impl Default for DetectOptions {
@@ -89,6 +93,7 @@ impl Default for DetectOptions {
             cache: cache::default_path(),
             max_age: DEFAULT_MAX_AGE,
             config: BenchConfig::default(),
+            python: None,
         }
     }
 }
@@ -132,7 +137,7 @@ pub fn detect(options: &DetectOptions) -> Detection {
             }
         }
     }
-    let report = probe(options.benchmark, &options.config);
+    let report = probe(options.benchmark, &options.config, options.python.as_deref());
     let mut warnings = Vec::new();
     if let Some(path) = &options.cache {
         if let Err(e) = cache::save(path, &report) {
@@ -148,7 +153,7 @@ pub fn detect(options: &DetectOptions) -> Detection {
 
 /// Probes everything now.
 #[must_use]
-pub fn probe(scope: BenchmarkScope, config: &BenchConfig) -> DetectionReport {
+pub fn probe(scope: BenchmarkScope, config: &BenchConfig, python: Option<&std::path::Path>) -> DetectionReport {
     let (cpu, memory) = cpu::detect();
     let cuda = nvidia::detect();
     let rocm = rocm::detect();
@@ -156,6 +161,7 @@ pub fn probe(scope: BenchmarkScope, config: &BenchConfig) -> DetectionReport {
     let mps = mps::detect(&found, &memory);
     let openvino = runtimes::detect(runtimes::Runtime::OpenVino);
     let qnn = runtimes::detect(runtimes::Runtime::Qnn);
+    let installed_runtimes = frameworks::detect(python);
     let mut gpus: Vec<GpuAdapter> = found
         .iter()
         .map(|(_, report)| GpuAdapter {
@@ -177,6 +183,7 @@ pub fn probe(scope: BenchmarkScope, config: &BenchConfig) -> DetectionReport {
         mps,
         openvino,
         qnn,
+        installed_runtimes,
         gpus,
         devices,
         cpu_benchmark,

@@ -231,7 +231,7 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
     } else {
         BenchmarkScope::All
     };
-    let report = hwfit_native::probe(scope, &BenchConfig::default());
+    let report = hwfit_native::probe(scope, &BenchConfig::default(), None);
     let device = host_device(&report)?;
     let host = host_facts(&report);
     let config = RunConfig {

@@ -17,13 +17,15 @@ pub fn run(args: &DetectArgs) -> Result<()> {
         } else {
             BenchmarkScope::None
         },
-        refresh: args.refresh,
+        // An interpreter named now is asked now, not read from an older report.
+        refresh: args.refresh || args.python.is_some(),
         cache: if args.no_cache {
             None
         } else {
             hwfit_native::cache::default_path()
         },
         max_age: Duration::from_secs(args.max_age),
+        python: args.python.clone(),
         ..DetectOptions::default()
     });
     for w in &detection.warnings {
@@ -92,6 +94,17 @@ fn print_text(r: &DetectionReport) {
             Some(lib) => format!("{name}: {lib} ({})", rt.version.as_deref().unwrap_or("version unknown")),
             None => format!("{name}: runtime library not found"),
         });
+    }
+    if r.installed_runtimes.is_empty() {
+        output::text("frameworks: none found (PyTorch, ONNX Runtime, OpenVINO, MLX in Python; llama.cpp on PATH)");
+    }
+    for rt in &r.installed_runtimes {
+        let builds = if rt.builds.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", rt.builds.join(", "))
+        };
+        output::text(&format!("{}: {}{builds} — {}", rt.runtime, rt.version, rt.location));
     }
     let mut devices = output::table(["device", "name", "type", "memory", "profile", "catalog", "measured"]);
     for d in &r.devices {

@@ -229,6 +229,24 @@ pub struct RuntimeReport {
     pub searched: Vec<String>,
 }
 
+/// A framework or engine installed on this machine that runs models (found without loading it into
+/// hwfit: its Python package probed in a child process, or its binary asked for its version).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct InstalledRuntime {
+    /// The runtime, as predictions name it.
+    pub runtime: crate::perf::Runtime,
+    /// Its version as it reports it.
+    pub version: String,
+    /// The back-ends this build can use (`cuda 12.4`, `rocm 6.1`, `mps`, `cpu`; ONNX Runtime's
+    /// execution providers).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub builds: Vec<String>,
+    /// Where: the Python interpreter whose environment has it, or the binary.
+    pub location: String,
+}
+
 /// Apple's Metal GPU, reported as `mps`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
@@ -326,6 +344,10 @@ pub struct DetectionReport {
     pub openvino: RuntimeReport,
     /// QNN runtime.
     pub qnn: RuntimeReport,
+    /// Frameworks and engines installed here (PyTorch, ONNX Runtime, OpenVINO's Python package,
+    /// MLX, llama.cpp).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub installed_runtimes: Vec<InstalledRuntime>,
     /// Every wgpu adapter.
     pub gpus: Vec<GpuAdapter>,
     /// Devices to predict on (CPU first, then GPUs).
