@@ -31,15 +31,61 @@ pub struct HfConfig {
     pub num_hidden_layers: Option<u32>,
     pub hidden_size: Option<u32>,
     pub num_attention_heads: Option<u32>,
+    #[serde(deserialize_with = "number_or_list")]
     pub num_key_value_heads: Option<u32>,
     pub head_dim: Option<u32>,
+    #[serde(deserialize_with = "number_or_list")]
     pub intermediate_size: Option<u32>,
     pub vocab_size: Option<u32>,
     pub max_position_embeddings: Option<u32>,
     pub tie_word_embeddings: Option<bool>,
-    pub num_local_experts: Option<u32>,
-    pub num_experts_per_tok: Option<u32>,
     pub hidden_act: Option<String>,
+    // mixture of experts (each family spells them its own way)
+    pub num_local_experts: Option<u32>,
+    #[serde(deserialize_with = "number_or_list")]
+    pub num_experts: Option<u32>,
+    pub n_routed_experts: Option<u32>,
+    #[serde(deserialize_with = "number_or_list")]
+    pub moe_num_experts: Option<u32>,
+    pub num_experts_per_tok: Option<u32>,
+    pub experts_per_token: Option<u32>,
+    pub moe_k: Option<u32>,
+    pub moe_intermediate_size: Option<u32>,
+    pub shared_expert_intermediate_size: Option<u32>,
+    pub shared_intermediate_size: Option<u32>,
+    pub n_shared_experts: Option<u32>,
+    pub moe_num_shared_experts: Option<u32>,
+    pub first_k_dense_replace: Option<u32>,
+    pub decoder_sparse_step: Option<u32>,
+    pub mlp_only_layers: Option<Vec<u32>>,
+    pub interleave_moe_layer_step: Option<u32>,
+    pub intermediate_size_mlp: Option<u32>,
+    pub moe_layer_start_index: Option<u32>,
+    pub moe_layer_interval: Option<u32>,
+    // multi-head latent attention
+    pub q_lora_rank: Option<u32>,
+    pub kv_lora_rank: Option<u32>,
+    pub qk_nope_head_dim: Option<u32>,
+    pub qk_rope_head_dim: Option<u32>,
+    pub v_head_dim: Option<u32>,
+    // local attention
+    pub sliding_window: Option<u32>,
+    pub sliding_window_pattern: Option<u32>,
+    pub use_sliding_window: Option<bool>,
+    pub attention_chunk_size: Option<u32>,
+    pub layer_types: Option<Vec<String>>,
+    // per-layer embeddings (Gemma 3n)
+    pub vocab_size_per_layer_input: Option<u32>,
+    pub hidden_size_per_layer_input: Option<u32>,
+    // vision towers
+    pub depth: Option<u32>,
+    pub embed_dim: Option<u32>,
+    pub mlp_ratio: Option<f64>,
+    pub out_hidden_size: Option<u32>,
+    pub spatial_merge_size: Option<u32>,
+    pub mm_tokens_per_image: Option<u32>,
+    pub num_global_layers: Option<u32>,
+    pub use_bidirectional_attention: Option<bool>,
     // GPT-2 style
     pub n_layer: Option<u32>,
     pub n_embd: Option<u32>,
@@ -69,8 +115,44 @@ pub struct HfConfig {
     pub image_size: Option<u32>,
     pub patch_size: Option<u32>,
     // composite models
+    #[serde(alias = "llm_config")]
     pub text_config: Option<Box<HfConfig>>,
     pub vision_config: Option<Box<HfConfig>>,
+    pub quantization_config: Option<QuantizationConfig>,
+}
+
+/// The `quantization_config` of a pre-quantized checkpoint (AWQ, GPTQ, FP8, MXFP4, bitsandbytes…).
+#[allow(missing_docs)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(default)]
+pub struct QuantizationConfig {
+    pub quant_method: Option<String>,
+    pub bits: Option<u32>,
+    pub group_size: Option<i64>,
+    pub load_in_4bit: Option<bool>,
+    pub load_in_8bit: Option<bool>,
+    pub bnb_4bit_quant_type: Option<String>,
+    pub fmt: Option<String>,
+}
+
+/// A count stated as one number, or as one number per layer (their mean, rounded).
+fn number_or_list<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<u32>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Count {
+        One(u32),
+        PerLayer(Vec<u32>),
+    }
+    Ok(match Option::<Count>::deserialize(deserializer)? {
+        None => None,
+        Some(Count::One(n)) => Some(n),
+        Some(Count::PerLayer(list)) if list.is_empty() => None,
+        Some(Count::PerLayer(list)) => {
+            let sum: u64 = list.iter().map(|&n| u64::from(n)).sum();
+            u32::try_from(sum.div_ceil(list.len() as u64)).ok()
+        }
+    })
 }
 
 fn need(value: Option<u32>, field: &str, model_type: &str) -> Result<u32, CoreError> {
@@ -133,38 +215,21 @@ impl HfConfig {
     }
 
     fn decoder(&self, kind: &str) -> Result<Vec<Component>, CoreError> {
-        let layers = need(self.num_hidden_layers, "num_hidden_layers", kind)?;
-        let hidden = need(self.hidden_size, "hidden_size", kind)?;
-        let heads = need(self.num_attention_heads, "num_attention_heads", kind)?;
-        let inter = need(self.intermediate_size, "intermediate_size", kind)?;
-        let vocab = need(self.vocab_size, "vocab_size", kind)?;
-        let kv = self.num_key_value_heads.unwrap_or(heads);
-        // Gemma ties embeddings by default; Llama/Mistral/Qwen2 do not.
-        let tied = self.tie_word_embeddings.unwrap_or(kind.starts_with("gemma"));
-        let mut s = if kind == "phi" {
-            stack(StackRole::Decoder, Modality::Text, layers, hidden, heads, inter)
-                .kv(kv)
-                .vocab(vocab, tied)
-        } else {
-            llama(layers, hidden, heads, kv, inter, vocab, tied)
-        };
-        if let Some(hd) = self.head_dim {
-            s = s.head_dim(hd);
+        let mut parts = vec![self.decoder_stack(kind)?.component()];
+        let per_layer = self.per_layer_embedding_parameters();
+        if per_layer > 0 {
+            parts.push(dense("per-layer embeddings", per_layer, 0));
         }
-        if let (Some(e), Some(k)) = (self.num_local_experts, self.num_experts_per_tok) {
-            s = s.experts(e, k);
-        }
-        Ok(vec![s.component()])
+        Ok(parts)
     }
 
-    fn components(&self) -> Result<(Vec<Component>, u32), CoreError> {
+    fn components(&self) -> Result<multimodal::Read, CoreError> {
         let kind = self.kind();
         let k = kind.as_str();
         let max_pos = self.max_position_embeddings.or(self.n_positions).unwrap_or(0);
-        Ok(match k {
-            "bert" | "roberta" | "xlm_roberta" | "distilbert" | "electra" | "mpnet" | "camembert" | "deberta" | "deberta_v2" | "xlm" | "layoutlm" => {
-                (self.bert_like(k)?, max_pos.max(512))
-            }
+        let (parts, positions) = match k {
+            "bert" | "roberta" | "xlm_roberta" | "distilbert" | "electra" | "mpnet" | "camembert" | "deberta"
+            | "deberta_v2" | "xlm" | "layoutlm" => (self.bert_like(k)?, max_pos.max(512)),
             "gpt2" => {
                 let layers = need(self.n_layer, "n_layer", k)?;
                 let hidden = need(self.n_embd, "n_embd", k)?;
@@ -177,17 +242,26 @@ impl HfConfig {
                 }
                 (parts, positions)
             }
-            "llama" | "mistral" | "mixtral" | "qwen2" | "qwen2_moe" | "gemma" | "gemma2" | "gemma3_text" | "phi" | "phi3" | "olmo" | "granite" | "starcoder2" | "stablelm" => {
-                (self.decoder(k)?, max_pos)
-            }
+            k if decoder::DECODERS.contains(&k) => (self.decoder(k)?, max_pos),
             "t5" | "mt5" | "umt5" => {
                 let d = need(self.d_model, "d_model", k)?;
                 let ff = need(self.d_ff, "d_ff", k)?;
                 let heads = need(self.num_heads, "num_heads", k)?;
                 let layers = need(self.num_layers, "num_layers", k)?;
                 let vocab = need(self.vocab_size, "vocab_size", k)?;
-                let gated = self.feed_forward_proj.as_deref().is_some_and(|p| p.starts_with("gated"));
-                let mut parts = t5(d, ff, heads, layers, vocab, gated, self.tie_word_embeddings.unwrap_or(true));
+                let gated = self
+                    .feed_forward_proj
+                    .as_deref()
+                    .is_some_and(|p| p.starts_with("gated"));
+                let mut parts = t5(
+                    d,
+                    ff,
+                    heads,
+                    layers,
+                    vocab,
+                    gated,
+                    self.tie_word_embeddings.unwrap_or(true),
+                );
                 for part in &mut parts {
                     if let Component::Transformer(t) = part {
                         t.head_dim = self.d_kv.unwrap_or(64);
@@ -222,7 +296,18 @@ impl HfConfig {
                 let heads = need(self.encoder_attention_heads, "encoder_attention_heads", k)?;
                 let ffn = need(self.encoder_ffn_dim, "encoder_ffn_dim", k)?;
                 let vocab = need(self.vocab_size, "vocab_size", k)?;
-                (whisper(d, layers, heads, ffn, vocab, self.num_mel_bins.unwrap_or(80)), self.max_target_positions.unwrap_or(448))
+                let mut parts = whisper(d, layers, heads, ffn, vocab, self.num_mel_bins.unwrap_or(80));
+                // Whisper large-v3-turbo and distil-whisper keep the encoder but cut the decoder.
+                if let Some(decoder_layers) = self.decoder_layers {
+                    for part in &mut parts {
+                        if let Component::Transformer(t) = part {
+                            if t.role == StackRole::CrossDecoder {
+                                t.layers = decoder_layers;
+                            }
+                        }
+                    }
+                }
+                (parts, self.max_target_positions.unwrap_or(448))
             }
             "wav2vec2" | "hubert" | "wavlm" | "data2vec_audio" => {
                 let layers = need(self.num_hidden_layers, "num_hidden_layers", k)?;
@@ -231,15 +316,13 @@ impl HfConfig {
                 let inter = self.intermediate_size.unwrap_or(4 * hidden);
                 (wav2vec2(layers, hidden, heads, inter), 0)
             }
-            "clip" | "siglip" => self.dual_encoder(k),
+            "clip" | "siglip" | "siglip2" => self.dual_encoder(k),
             "llava" => self.llava()?,
             "" => return Err(CoreError::InvalidConfig(String::from("'model_type' is missing"))),
-            other => {
-                return Err(CoreError::InvalidConfig(format!(
-                    "model_type '{other}' is not supported yet (supported: bert, roberta, xlm-roberta, distilbert, electra, mpnet, deberta-v2, gpt2, llama, mistral, mixtral, qwen2, gemma, gemma2, phi, phi3, t5, mt5, bart, mbart, marian, pegasus, vit, deit, dinov2, beit, whisper, wav2vec2, hubert, wavlm, clip, siglip, llava)"
-                )))
-            }
-        })
+            _ if self.text_config.is_some() || self.vision_config.is_some() => self.multimodal(k)?,
+            other => return self.by_standard_fields(other),
+        };
+        Ok((parts, positions, None))
     }
 
     /// A nested config the model type cannot do without.
@@ -331,7 +414,7 @@ impl HfConfig {
     /// Builds the spec. The family and subfamily come from the classifier, fed the architecture class
     /// and model type; `name` overrides the config's own `_name_or_path`.
     pub fn to_model(&self, name: Option<&str>) -> Result<ResolvedModel, CoreError> {
-        let (components, max_positions) = self.components()?;
+        let (components, max_positions, note) = self.components()?;
         let name = String::from(name.or(self.declared_name()).unwrap_or("custom-model"));
         let kind = self.kind();
         let classification = Classifier::builtin().classify(&ClassifierInput {
@@ -352,10 +435,13 @@ impl HfConfig {
                 components,
                 max_positions,
             },
-            source: SpecSource::HfConfig,
+            source: SpecSource::HfConfig { model_type: kind, note },
         })
     }
 }
+
+mod decoder;
+mod multimodal;
 
 #[cfg(test)]
 mod tests;

@@ -82,4 +82,4 @@ pub use perf::{PerfModel, PerfRequest, Prediction, PredictionSource, Runtime, Th
 pub use precision::Precision;
 pub use resources::{estimate_resources, MemoryBreakdown, ResourceInput, ResourceRequirements};
 pub use select::{candidates_from, select_hardware, Candidate, Selection, SelectionConfig, SelectionInput, TaskType};
-pub use spec::{Component, ConvNet, Modality, ModelSpec, TransformerStack};
+pub use spec::{Component, ConvNet, LatentAttention, Modality, ModelSpec, SlidingWindow, TransformerStack};

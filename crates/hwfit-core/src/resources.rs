@@ -232,7 +232,7 @@ pub fn memory_breakdown(spec: &ModelSpec, req: &ResourceInput) -> MemoryBreakdow
     let kv_cache = if training {
         0.0
     } else {
-        (u64::from(req.batch_size) * u64::from(req.seq_length) * spec.kv_cache_bytes_per_token(act_bytes)) as f64
+        (u64::from(req.batch_size) * spec.kv_cache_bytes(u64::from(req.seq_length), act_bytes)) as f64
     };
     MemoryBreakdown {
         weights_mb: round2(weights / MIB),
@@ -272,12 +272,19 @@ pub fn estimate_resources(spec: &ModelSpec, req: &ResourceInput) -> Result<Resou
             "disk: one checkpoint of fp32 weights and Adam moments (12 bytes per parameter)",
         ));
     } else if spec.is_generative() {
-        notes.push(format!(
-            "KV cache: {} tokens × batch {} × {} bytes per token",
-            req.seq_length,
-            req.batch_size,
-            spec.kv_cache_bytes_per_token(act_bytes)
-        ));
+        let per_token = spec.kv_cache_bytes_per_token(act_bytes);
+        let per_sequence = spec.kv_cache_bytes(u64::from(req.seq_length), act_bytes);
+        notes.push(if per_sequence == u64::from(req.seq_length) * per_token {
+            format!(
+                "KV cache: {} tokens × batch {} × {per_token} bytes per token",
+                req.seq_length, req.batch_size
+            )
+        } else {
+            format!(
+                "KV cache: batch {} × {per_sequence} bytes per sequence of {} tokens (local-attention layers keep only their window)",
+                req.batch_size, req.seq_length
+            )
+        });
     }
     if spec
         .stacks()

@@ -80,6 +80,55 @@ pub struct TransformerStack {
     pub tied_embeddings: bool,
     /// Learned absolute position embeddings (0 for rotary/relative positions).
     pub learned_positions: u32,
+    /// Inner width of the always-active shared experts in each mixture-of-experts layer (0: none).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub shared_expert_size: u32,
+    /// Of `layers`, those with one dense feed-forward instead of experts (mixture-of-experts stacks).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub dense_layers: u32,
+    /// Inner width of the dense layers' feed-forward (with `dense_layers`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub dense_intermediate_size: u32,
+    /// Multi-head latent attention (DeepSeek-V2/V3, Kimi K2) instead of separate key/value heads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latent_attention: Option<LatentAttention>,
+    /// Local (sliding-window or chunked) attention on some of the layers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sliding_window: Option<SlidingWindow>,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_zero(v: &u32) -> bool {
+    *v == 0
+}
+
+/// Multi-head latent attention: queries and keys/values pass through low-rank projections, and the
+/// cache keeps the compressed latent plus one shared rotary key per token (as vLLM, SGLang and
+/// llama.cpp cache it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct LatentAttention {
+    /// Rank of the query projection (0: queries projected directly).
+    pub q_lora_rank: u32,
+    /// Rank of the compressed key/value latent.
+    pub kv_lora_rank: u32,
+    /// Per-head query/key width without position encoding.
+    pub qk_nope_head_dim: u32,
+    /// Per-head rotary query/key width.
+    pub qk_rope_head_dim: u32,
+    /// Per-head value width.
+    pub v_head_dim: u32,
+}
+
+/// Local attention on some layers: each of them attends to (and caches) at most `window` tokens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct SlidingWindow {
+    /// Tokens a local layer attends to.
+    pub window: u32,
+    /// How many of the stack's layers are local (the others attend to the whole context).
+    pub layers: u32,
 }
 
 /// A convolutional network described by its published figures.
@@ -142,16 +191,36 @@ pub struct ModelSpec {
 }
 
 impl TransformerStack {
+    /// Query/key width plus value width over all heads, halved: the per-token, per-context-token
+    /// multiply-accumulates of attention scores and the weighted sum.
     fn attention_width(&self) -> u64 {
-        u64::from(self.attention_heads) * u64::from(self.head_dim)
+        let heads = u64::from(self.attention_heads);
+        match self.latent_attention {
+            Some(m) => heads * u64::from(m.qk_nope_head_dim + m.qk_rope_head_dim + m.v_head_dim) / 2,
+            None => heads * u64::from(self.head_dim),
+        }
     }
 
-    /// Parameters of one layer's attention blocks (Q, K, V, O; twice for cross-attending decoders).
+    /// Parameters of one layer's attention blocks (Q, K, V, O; twice for cross-attending decoders;
+    /// the low-rank projections under latent attention).
     #[must_use]
     pub fn attention_parameters_per_layer(&self) -> u64 {
         let h = u64::from(self.hidden_size);
+        let heads = u64::from(self.attention_heads);
+        if let Some(m) = self.latent_attention {
+            let qk = heads * u64::from(m.qk_nope_head_dim + m.qk_rope_head_dim);
+            let q = match u64::from(m.q_lora_rank) {
+                0 => h * qk,
+                rank => h * rank + rank * qk,
+            };
+            let kv_rank = u64::from(m.kv_lora_rank);
+            let kv_down = h * (kv_rank + u64::from(m.qk_rope_head_dim));
+            let kv_up = kv_rank * heads * u64::from(m.qk_nope_head_dim + m.v_head_dim);
+            let out = heads * u64::from(m.v_head_dim) * h;
+            return q + kv_down + kv_up + out;
+        }
         let kv = u64::from(self.kv_heads) * u64::from(self.head_dim);
-        let one = 2 * h * self.attention_width() + 2 * h * kv;
+        let one = 2 * h * heads * u64::from(self.head_dim) + 2 * h * kv;
         if self.role == StackRole::CrossDecoder {
             2 * one
         } else {
@@ -167,10 +236,39 @@ impl TransformerStack {
         }
     }
 
-    /// Feed-forward parameters of one expert in one layer.
+    /// Feed-forward parameters of one expert in one layer (the whole feed-forward of a dense layer).
     #[must_use]
     pub fn ffn_parameters_per_expert(&self) -> u64 {
         self.ffn_matrices() * u64::from(self.hidden_size) * u64::from(self.intermediate_size)
+    }
+
+    /// Layers whose feed-forward is a mixture of experts (0 for dense stacks).
+    #[must_use]
+    pub fn moe_layers(&self) -> u32 {
+        if self.experts > 1 {
+            self.layers.saturating_sub(self.dense_layers)
+        } else {
+            0
+        }
+    }
+
+    /// Feed-forward parameters every token passes through, per stack: dense layers' feed-forwards
+    /// and the shared experts of mixture-of-experts layers.
+    fn always_active_ffn_parameters(&self) -> u64 {
+        let h = u64::from(self.hidden_size);
+        if self.experts <= 1 {
+            return u64::from(self.layers) * self.ffn_parameters_per_expert();
+        }
+        let dense = u64::from(self.dense_layers) * self.ffn_matrices() * h * u64::from(self.dense_intermediate_size);
+        let shared = u64::from(self.moe_layers()) * self.ffn_matrices() * h * u64::from(self.shared_expert_size);
+        let router = u64::from(self.moe_layers()) * h * u64::from(self.experts);
+        dense + shared + router
+    }
+
+    /// Parameters of the routed experts, over all layers.
+    #[must_use]
+    pub fn routed_expert_parameters(&self) -> u64 {
+        u64::from(self.moe_layers()) * u64::from(self.experts) * self.ffn_parameters_per_expert()
     }
 
     /// Embedding, position, patch and output-projection parameters.
@@ -193,22 +291,61 @@ impl TransformerStack {
     /// All parameters (norms and biases, under 0.5 % for every catalog model, are left out).
     #[must_use]
     pub fn parameters(&self) -> u64 {
-        let router = if self.experts > 1 {
-            u64::from(self.hidden_size) * u64::from(self.experts)
+        u64::from(self.layers) * self.attention_parameters_per_layer()
+            + self.always_active_ffn_parameters()
+            + self.routed_expert_parameters()
+            + self.embedding_parameters()
+    }
+
+    /// Non-embedding parameters a token passes through (mixture of experts: the shared parts and
+    /// the routed experts it picks).
+    #[must_use]
+    pub fn active_layer_parameters(&self) -> u64 {
+        let routed = u64::from(self.moe_layers()) * u64::from(self.active_experts) * self.ffn_parameters_per_expert();
+        u64::from(self.layers) * self.attention_parameters_per_layer() + self.always_active_ffn_parameters() + routed
+    }
+
+    /// Parameters of the experts a batch of `tokens` reaches at most (each token picks
+    /// `active_experts` of `experts`; all of them once the batch is large enough).
+    #[must_use]
+    pub fn reached_expert_parameters(&self, tokens: u64) -> u64 {
+        let reached = (tokens * u64::from(self.active_experts)).min(u64::from(self.experts));
+        u64::from(self.moe_layers()) * reached * self.ffn_parameters_per_expert()
+    }
+
+    /// Parameters the matrix products of a step over `tokens` tokens read: every layer's attention,
+    /// the feed-forwards every token passes through, the experts the tokens reach, the patch
+    /// projection and the output projection over the vocabulary. Embedding and position tables are
+    /// looked up row by row, not read whole (a tied table is read once, as the output projection).
+    #[must_use]
+    pub fn matmul_parameters(&self, tokens: u64) -> u64 {
+        let h = u64::from(self.hidden_size);
+        let output = if self.generates() {
+            u64::from(self.vocab_size) * h
         } else {
             0
         };
-        let per_layer =
-            self.attention_parameters_per_layer() + u64::from(self.experts) * self.ffn_parameters_per_expert() + router;
-        u64::from(self.layers) * per_layer + self.embedding_parameters()
+        let patches = match self.input {
+            Modality::Image { patch_size, .. } => 3 * u64::from(patch_size).pow(2) * h,
+            _ => 0,
+        };
+        u64::from(self.layers) * self.attention_parameters_per_layer()
+            + self.always_active_ffn_parameters()
+            + self.reached_expert_parameters(tokens)
+            + output
+            + patches
     }
 
-    /// Non-embedding parameters a token passes through (MoE: only the routed experts).
-    #[must_use]
-    pub fn active_layer_parameters(&self) -> u64 {
-        let per_layer =
-            self.attention_parameters_per_layer() + u64::from(self.active_experts) * self.ffn_parameters_per_expert();
-        u64::from(self.layers) * per_layer
+    /// Tokens each layer attends to with `context` tokens in view, summed over the layers (local
+    /// layers see at most their window).
+    fn attended_tokens(&self, context: u64) -> u64 {
+        match self.sliding_window {
+            Some(w) => {
+                let local = w.layers.min(self.layers);
+                u64::from(self.layers - local) * context + u64::from(local) * context.min(u64::from(w.window))
+            }
+            None => u64::from(self.layers) * context,
+        }
     }
 
     /// Whether the stack produces tokens (has an output projection over the vocabulary).
@@ -231,7 +368,7 @@ impl TransformerStack {
     /// 2·N + 2·n_layer·n_ctx·d_attn), plus the 2·d·V output projection for generating stacks.
     #[must_use]
     pub fn flops_per_token(&self, context: u64) -> u64 {
-        let attention = 2 * u64::from(self.layers) * context * self.attention_width();
+        let attention = 2 * self.attended_tokens(context) * self.attention_width();
         let logits = if self.generates() {
             2 * u64::from(self.hidden_size) * u64::from(self.vocab_size)
         } else {
@@ -240,15 +377,27 @@ impl TransformerStack {
         2 * self.active_layer_parameters() + attention + logits
     }
 
-    /// Key and value bytes cached per token per sequence (decoders only).
+    /// Values one layer caches per token: a key and a value per key/value head, or the latent and
+    /// the rotary key under latent attention; none for encoders.
+    fn kv_values_per_token_per_layer(&self) -> u64 {
+        match (self.role, self.latent_attention) {
+            (StackRole::Encoder, _) => 0,
+            (_, Some(m)) => u64::from(m.kv_lora_rank + m.qk_rope_head_dim),
+            (_, None) => 2 * u64::from(self.kv_heads) * u64::from(self.head_dim),
+        }
+    }
+
+    /// Key and value bytes cached per token per sequence while the context is within every local
+    /// window (decoders only).
     #[must_use]
     pub fn kv_cache_bytes_per_token(&self, bytes_per_value: u64) -> u64 {
-        match self.role {
-            StackRole::Encoder => 0,
-            StackRole::Decoder | StackRole::CrossDecoder => {
-                2 * u64::from(self.layers) * u64::from(self.kv_heads) * u64::from(self.head_dim) * bytes_per_value
-            }
-        }
+        u64::from(self.layers) * self.kv_values_per_token_per_layer() * bytes_per_value
+    }
+
+    /// Key and value bytes one sequence of `tokens` caches: local layers keep only their window.
+    #[must_use]
+    pub fn kv_cache_bytes(&self, tokens: u64, bytes_per_value: u64) -> u64 {
+        self.attended_tokens(tokens) * self.kv_values_per_token_per_layer() * bytes_per_value
     }
 
     /// Activation bytes per token of one layer kept for the backward pass (Korthikanti et al. 2022,
@@ -350,10 +499,60 @@ impl ModelSpec {
         self.generating_stack().map(|t| t.flops_per_token(u64::from(context)))
     }
 
-    /// KV-cache bytes per token per sequence, over all generating stacks.
+    /// KV-cache bytes per token per sequence at short contexts, over all generating stacks.
     #[must_use]
     pub fn kv_cache_bytes_per_token(&self, bytes_per_value: u64) -> u64 {
         self.stacks().map(|t| t.kv_cache_bytes_per_token(bytes_per_value)).sum()
+    }
+
+    /// Parameters the matrix products of one step read: `batch` items of `seq_length` tokens for a
+    /// forward pass (every component), or one new token per sequence for a decode step (the
+    /// generating stack only; encoders ran once).
+    #[must_use]
+    pub fn matmul_parameters(&self, decode: bool, batch: u64, seq_length: u32) -> u64 {
+        self.components
+            .iter()
+            .map(|c| match c {
+                Component::Transformer(t) if decode => {
+                    if t.generates() {
+                        t.matmul_parameters(batch)
+                    } else {
+                        0
+                    }
+                }
+                Component::Transformer(t) => t.matmul_parameters(batch * t.tokens_per_item(seq_length)),
+                _ if decode => 0,
+                other => other.parameters(),
+            })
+            .sum()
+    }
+
+    /// KV-cache bytes of one sequence of `tokens` (local-attention layers keep only their window).
+    #[must_use]
+    pub fn kv_cache_bytes(&self, tokens: u64, bytes_per_value: u64) -> u64 {
+        self.stacks().map(|t| t.kv_cache_bytes(tokens, bytes_per_value)).sum()
+    }
+
+    /// Parameters a token passes through: each stack's active layers (mixture of experts: the shared
+    /// parts and the experts it is routed to) and its output projection over the vocabulary, plus
+    /// every other component. The input embedding table is looked up, not multiplied, and is left
+    /// out (where it is tied, it counts once, as the output projection).
+    #[must_use]
+    pub fn active_parameters(&self) -> u64 {
+        self.components
+            .iter()
+            .map(|c| match c {
+                Component::Transformer(t) => {
+                    let output = if t.generates() {
+                        u64::from(t.vocab_size) * u64::from(t.hidden_size)
+                    } else {
+                        0
+                    };
+                    t.active_layer_parameters() + output
+                }
+                other => other.parameters(),
+            })
+            .sum()
     }
 }
 

@@ -654,6 +654,24 @@ export interface HostCosts {
 export type IdentificationConfidence = "high" | "medium" | "class" | "software";
 
 /**
+ * Multi-head latent attention: queries and keys/values pass through low-rank projections, and the
+ * cache keeps the compressed latent plus one shared rotary key per token (as vLLM, SGLang and
+ * llama.cpp cache it).
+ */
+export interface LatentAttention {
+    /** Rank of the compressed key/value latent. */
+    kvLoraRank: number;
+    /** Rank of the query projection (0: queries projected directly). */
+    qLoraRank: number;
+    /** Per-head query/key width without position encoding. */
+    qkNopeHeadDim: number;
+    /** Per-head rotary query/key width. */
+    qkRopeHeadDim: number;
+    /** Per-head value width. */
+    vHeadDim: number;
+}
+
+/**
  * Where the learned correction is used: the hardware types and workload classes where
  * leave-devices-out cross-validation showed it better than the analytic model, and the ranges of
  * the continuous features it was trained on (with `margin` either side).
@@ -804,6 +822,11 @@ export interface ModelAnalysis {
 
 /** Everything about one model. */
 export interface ModelDetail {
+    /**
+     * Parameters a generated token passes through (mixture of experts: the shared parts and the
+     * experts it is routed to; equal to `parameters` for dense models).
+     */
+    activeParameters: number;
     /** The components (transformer stacks, convolutional nets, dense extras). */
     components: Component[];
     /** Family. */
@@ -1349,6 +1372,14 @@ export interface SelectionMap {
     };
 }
 
+/** Local attention on some layers: each of them attends to (and caches) at most `window` tokens. */
+export interface SlidingWindow {
+    /** How many of the stack's layers are local (the others attend to the whole context). */
+    layers: number;
+    /** Tokens a local layer attends to. */
+    window: number;
+}
+
 /** A spec's peak rates: [`DenseTflops`] as a request reads it (camelCase in the npm package). */
 export interface SpecRates {
     /** BF16 tensor/matrix rate. */
@@ -1372,6 +1403,10 @@ export type SpecSource = {
     reference: string;
 } | {
     kind: "hf_config";
+    /** The config's `model_type`. */
+    modelType: string;
+    /** How the config was read when hwfit does not know its model type. */
+    note?: string | null;
 } | {
     /** What the estimate rests on, e.g. "'7b' in the name: 7 B parameters". */
     basis: string;
@@ -1468,6 +1503,10 @@ export interface TransformerStack {
     activeExperts: number;
     /** Query heads. */
     attentionHeads: number;
+    /** Inner width of the dense layers' feed-forward (with `dense_layers`). */
+    denseIntermediateSize?: number;
+    /** Of `layers`, those with one dense feed-forward instead of experts (mixture-of-experts stacks). */
+    denseLayers?: number;
     /** Feed-forward experts per layer (1 for dense models). */
     experts: number;
     /** Gated feed-forward (SwiGLU/GeGLU: three matrices instead of two). */
@@ -1482,12 +1521,18 @@ export interface TransformerStack {
     intermediateSize: number;
     /** Key/value heads (fewer than query heads under grouped-query attention). */
     kvHeads: number;
+    /** Multi-head latent attention (DeepSeek-V2/V3, Kimi K2) instead of separate key/value heads. */
+    latentAttention?: LatentAttention | null;
     /** Number of layers. */
     layers: number;
     /** Learned absolute position embeddings (0 for rotary/relative positions). */
     learnedPositions: number;
     /** Attention pattern. */
     role: StackRole;
+    /** Inner width of the always-active shared experts in each mixture-of-experts layer (0: none). */
+    sharedExpertSize?: number;
+    /** Local (sliding-window or chunked) attention on some of the layers. */
+    slidingWindow?: SlidingWindow | null;
     /** Whether the output projection reuses the input embedding (only matters for generating stacks). */
     tiedEmbeddings: boolean;
     /** Token-embedding rows owned by this stack (0 when shared with another stack or absent). */

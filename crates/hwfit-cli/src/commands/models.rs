@@ -13,6 +13,13 @@ fn print_detail(d: &ModelDetail) -> Result<()> {
         output::params(d.parameters),
         d.parameters
     ));
+    if d.active_parameters != d.parameters {
+        output::text(&format!(
+            "active parameters per token: {} ({})",
+            output::params(d.active_parameters),
+            d.active_parameters
+        ));
+    }
     output::text(&format!(
         "forward GFLOPs per item at {} tokens: {:.2}",
         d.flops_sequence_length,

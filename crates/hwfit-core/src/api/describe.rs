@@ -72,6 +72,9 @@ pub struct ModelDetail {
     pub source: SpecSource,
     /// Parameters, computed from the architecture.
     pub parameters: u64,
+    /// Parameters a generated token passes through (mixture of experts: the shared parts and the
+    /// experts it is routed to; equal to `parameters` for dense models).
+    pub active_parameters: u64,
     /// Forward FLOPs per item at `flops_sequence_length` tokens.
     pub flops_per_item: u64,
     /// The sequence length of `flops_per_item` (128, or the model's maximum if shorter).
@@ -201,6 +204,7 @@ impl Hwfit {
         let seq = spec.max_positions.clamp(1, defaults::SEQUENCE_LENGTH);
         Ok(ModelDetail {
             parameters: spec.parameters(),
+            active_parameters: spec.active_parameters(),
             flops_per_item: spec.flops_per_item(seq),
             flops_sequence_length: seq,
             kv_cache_bytes_per_token_fp16: spec.kv_cache_bytes_per_token(2),

@@ -26,6 +26,11 @@ pub fn stack(role: StackRole, input: Modality, layers: u32, hidden: u32, heads: 
         vocab_size: 0,
         tied_embeddings: true,
         learned_positions: 0,
+        shared_expert_size: 0,
+        dense_layers: 0,
+        dense_intermediate_size: 0,
+        latent_attention: None,
+        sliding_window: None,
     }
 }
 

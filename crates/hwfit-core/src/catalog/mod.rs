@@ -2,7 +2,10 @@
 //! people use (with or without the organisation, any case, any separators).
 
 pub(crate) mod build;
+mod configs;
 mod entries;
+
+pub use configs::config_of;
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -24,7 +27,13 @@ pub enum SpecSource {
         reference: String,
     },
     /// A Hugging Face `config.json` given by the user.
-    HfConfig,
+    HfConfig {
+        /// The config's `model_type`.
+        model_type: String,
+        /// How the config was read when hwfit does not know its model type.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
+    },
     /// Estimated from the model's name alone; `basis` says what was read from it.
     NameEstimate {
         /// What the estimate rests on, e.g. "'7b' in the name: 7 B parameters".
@@ -176,9 +185,10 @@ impl Catalog {
     /// The models hwfit knows out of the box.
     #[must_use]
     pub fn builtin() -> Self {
-        Self {
-            entries: entries::all(),
-        }
+        let mut entries = entries::all();
+        let from_configs = configs::entries(&entries);
+        entries.extend(from_configs);
+        Self { entries }
     }
 
     /// All entries, in catalog order (grouped by family).

@@ -87,7 +87,13 @@ fn configs_are_classified_from_their_architecture_class() {
     let model = config.to_model(None).unwrap();
     assert_eq!(model.spec.name, "openai/whisper-base");
     assert_eq!(model.spec.subfamily, crate::Subfamily::SpeechRecognition);
-    assert_eq!(model.source, SpecSource::HfConfig);
+    assert_eq!(
+        model.source,
+        SpecSource::HfConfig {
+            model_type: "whisper".to_string(),
+            note: None
+        }
+    );
 }
 
 #[test]
@@ -103,7 +109,10 @@ fn missing_and_unsupported_fields_are_named() {
         err(r#"{"model_type": "llama", "hidden_size": 4096}"#),
         "model config: 'num_hidden_layers' is missing (needed for model_type 'llama')"
     );
-    assert!(err(r#"{"model_type": "rwkv"}"#).contains("model_type 'rwkv' is not supported yet"));
+    assert_eq!(
+        err(r#"{"model_type": "rwkv", "hidden_size": 2048}"#),
+        "model config: model_type 'rwkv' is not one hwfit knows, and the standard fields it would be read by are missing: num_hidden_layers, num_attention_heads, vocab_size"
+    );
     assert!(err("{}").contains("'model_type' is missing"));
     assert!(err(
         r#"{"model_type": "bert", "num_hidden_layers": 0, "hidden_size": 8, "num_attention_heads": 1, "vocab_size": 9}"#

@@ -1,12 +1,14 @@
 //! What one step of a workload costs: FLOPs, bytes moved and items produced, from the `ModelSpec`.
 //!
-//! - forward: batch × forward FLOPs per item; bytes = weights read once + each layer's working set
-//!   written and read once;
+//! - forward: batch × forward FLOPs per item; bytes = the weights the matrix products read, once
+//!   (embedding tables are gathered row by row; experts no token reaches are skipped) + each layer's
+//!   working set written and read once;
 //! - prefill: the same over `seq_length` prompt tokens per sequence; items = tokens;
-//! - decode: one token per sequence attending to `seq_length` cached tokens; bytes = the weights a
-//!   token passes through (all experts once the batch routes to all of them) + the KV cache read;
-//! - train-step: 3 × forward FLOPs (backward ≈ 2 × forward); bytes = weights read twice and gradients
-//!   written, plus Adam reading and writing its state.
+//! - decode: one token per sequence attending to `seq_length` cached tokens; bytes = the generating
+//!   stack's weights the batch passes through (shared parts, the experts its tokens reach, the
+//!   output projection) + the KV cache read;
+//! - train-step: 3 × forward FLOPs (backward ≈ 2 × forward); bytes = weights read twice, every
+//!   gradient written, plus Adam reading and writing its state.
 
 use serde::{Deserialize, Serialize};
 
@@ -42,21 +44,6 @@ fn working_set_traffic(spec: &ModelSpec, precision: Precision, batch: u64, seq: 
     (stacks + convs) as f64
 }
 
-/// Weight bytes a decode step reads: for mixture-of-experts models only the experts the batch
-/// reaches (each token picks `active` of `experts`).
-fn decode_weight_bytes(spec: &ModelSpec, precision: Precision, batch: u64) -> f64 {
-    let total = precision.weight_bytes(spec.parameters());
-    let unread: u64 = spec
-        .stacks()
-        .filter(|s| s.experts > 1)
-        .map(|s| {
-            let reached = (batch * u64::from(s.active_experts)).min(u64::from(s.experts));
-            u64::from(s.layers) * (u64::from(s.experts) - reached) * s.ffn_parameters_per_expert()
-        })
-        .sum();
-    total - precision.weight_bytes(unread)
-}
-
 /// The cost of one step of `workload` at `batch` × `seq` (tokens per sequence, or KV context for decode).
 pub fn step_cost(
     spec: &ModelSpec,
@@ -66,7 +53,9 @@ pub fn step_cost(
     seq: u32,
 ) -> Result<StepCost, CoreError> {
     let b = u64::from(batch);
-    let weights = precision.weight_bytes(spec.parameters());
+    // What the matrix products read; embedding tables are gathered row by row and the experts
+    // no token reaches are not read.
+    let weights = precision.weight_bytes(spec.matmul_parameters(false, b, seq));
     let forward_flops = b as f64 * spec.flops_per_item(seq) as f64;
     Ok(match workload {
         Workload::Forward => StepCost {
@@ -88,8 +77,8 @@ pub fn step_cost(
             let per_token = spec
                 .flops_per_generated_token(seq)
                 .ok_or_else(|| not_generative(spec, workload))?;
-            let kv = b * u64::from(seq) * spec.kv_cache_bytes_per_token(precision.activation_bytes());
-            let read = decode_weight_bytes(spec, precision, b);
+            let kv = b * spec.kv_cache_bytes(u64::from(seq), precision.activation_bytes());
+            let read = precision.weight_bytes(spec.matmul_parameters(true, b, seq));
             StepCost {
                 flops: (b * per_token) as f64,
                 bytes: read + kv as f64,
@@ -99,9 +88,10 @@ pub fn step_cost(
         }
         Workload::TrainStep => {
             let optimizer = spec.parameters() as f64 * if precision == Precision::Fp32 { 8.0 } else { 12.0 };
+            let gradients = precision.weight_bytes(spec.parameters());
             StepCost {
                 flops: 3.0 * forward_flops,
-                bytes: 3.0 * weights + 2.0 * optimizer + 2.0 * working_set_traffic(spec, precision, b, seq),
+                bytes: 2.0 * weights + gradients + 2.0 * optimizer + 2.0 * working_set_traffic(spec, precision, b, seq),
                 weight_bytes: 2.0 * weights,
                 items: b as f64,
             }

@@ -15,9 +15,8 @@
 use crate::spec::{Component, ModelSpec, StackRole, TransformerStack};
 use crate::Workload;
 
-/// Operators one transformer layer runs.
-fn layer_operators(stack: &TransformerStack) -> u32 {
-    let ffn = if stack.gated_ffn { 4 } else { 3 };
+/// Operators one transformer layer runs, with `ffn` operators for its feed-forward.
+fn layer_operators(stack: &TransformerStack, ffn: u32) -> u32 {
     let self_attention = 4 + 2 + 1;
     let base = self_attention + ffn + 2 + 2;
     match stack.role {
@@ -25,6 +24,30 @@ fn layer_operators(stack: &TransformerStack) -> u32 {
         StackRole::Decoder => base + 2,
         StackRole::CrossDecoder => base + 2 + self_attention + 2,
     }
+}
+
+/// Operators of one dense feed-forward: its matrices and the activation (and gate product).
+fn dense_ffn_operators(stack: &TransformerStack) -> u32 {
+    if stack.gated_ffn {
+        4
+    } else {
+        3
+    }
+}
+
+/// Operators of one mixture-of-experts feed-forward: the router's product, softmax and top-k, then
+/// each picked expert (and the shared experts) with a weighted add.
+fn moe_ffn_operators(stack: &TransformerStack) -> u32 {
+    let expert = dense_ffn_operators(stack) + 1;
+    let shared = if stack.shared_expert_size > 0 { expert } else { 0 };
+    3 + stack.active_experts * expert + shared
+}
+
+/// Operators of all layers of a stack.
+fn stack_layer_operators(stack: &TransformerStack) -> u32 {
+    let moe = stack.moe_layers();
+    moe * layer_operators(stack, moe_ffn_operators(stack))
+        + (stack.layers - moe) * layer_operators(stack, dense_ffn_operators(stack))
 }
 
 /// Matrix multiplications with weights in one transformer layer (the operators quantization touches).
@@ -67,9 +90,7 @@ fn dense_count(spec: &ModelSpec) -> u32 {
 /// Operators one step runs.
 #[must_use]
 pub fn per_step(spec: &ModelSpec, workload: Workload) -> u32 {
-    let stacks: u32 = stacks_run(spec, workload)
-        .map(|s| s.layers * layer_operators(s) + 3)
-        .sum();
+    let stacks: u32 = stacks_run(spec, workload).map(|s| stack_layer_operators(s) + 3).sum();
     let rest: u32 = if workload == Workload::Decode {
         0
     } else {
@@ -102,7 +123,21 @@ pub fn with_weights(spec: &ModelSpec, workload: Workload) -> u32 {
 /// of each network's convolutions (shapes repeat within a stage): the distinct kernels a step has.
 #[must_use]
 pub fn distinct(spec: &ModelSpec, workload: Workload) -> u32 {
-    let stacks: u32 = stacks_run(spec, workload).map(|s| layer_operators(s) + 3).sum();
+    let stacks: u32 = stacks_run(spec, workload)
+        .map(|s| {
+            let moe = if s.moe_layers() > 0 {
+                layer_operators(s, moe_ffn_operators(s))
+            } else {
+                0
+            };
+            let dense = if s.layers > s.moe_layers() {
+                layer_operators(s, dense_ffn_operators(s))
+            } else {
+                0
+            };
+            moe + dense + 3
+        })
+        .sum();
     let convs: u32 = spec.conv_nets().map(|c| conv_operators(c.layers).div_ceil(2)).sum();
     stacks + convs + 2 * dense_count(spec)
 }

@@ -170,6 +170,11 @@ fn custom_spec(table: &Table, row: &[Cell<'_>], name: &str) -> Result<ModelSpec,
                 vocab_size: number::<u32>(table, row, "vocab")?.unwrap_or(0),
                 tied_embeddings: true,
                 learned_positions: 0,
+                shared_expert_size: 0,
+                dense_layers: 0,
+                dense_intermediate_size: 0,
+                latent_attention: None,
+                sliding_window: None,
             })]
         }
         "mlp" => {

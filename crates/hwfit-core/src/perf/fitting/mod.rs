@@ -98,7 +98,7 @@ pub struct MemorySample {
 #[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MemoryFit {
-    /// Median of (web-llm's figure − hwfit's estimate without allowance), MB.
+    /// Median of (web-llm's figure − hwfit's estimate without allowance), MB, at least 0.
     pub webgpu_runtime_overhead_mb: f64,
     /// Share of estimates (with that allowance) within ±25 % of web-llm's figures.
     pub within_25_percent: f64,
@@ -457,7 +457,9 @@ fn memory_fit(text: &str, catalog: &Catalog) -> Result<(MemoryFit, Vec<Excluded>
         .iter()
         .map(|s| s.measured_mb - s.estimate_without_overhead_mb)
         .collect();
-    let overhead = libm::round(median(&residuals).unwrap_or(0.0));
+    // An allowance is memory the runtime adds: never negative (a negative median residual means the
+    // estimates run high, which the error figures report).
+    let overhead = libm::round(median(&residuals).unwrap_or(0.0)).max(0.0);
     let errors: Vec<f64> = samples
         .iter()
         .map(|s| libm::fabs(libm::log((s.estimate_without_overhead_mb + overhead) / s.measured_mb)))

@@ -1,0 +1,176 @@
+//! Catalog models read from their published `config.json` (`data/models/`): the same reader a
+//! user's config goes through computes their parameters, active parameters, cache and FLOPs.
+
+use alloc::format;
+use alloc::vec::Vec;
+
+use super::CatalogEntry;
+use crate::{CoreError, HfConfig, Subfamily};
+
+/// One model of `data/models/models.csv` with its config compiled in.
+pub(super) struct ConfigModel {
+    /// Hugging Face id.
+    pub id: &'static str,
+    /// Subfamily (the catalog states it; the config's class does not always decide it).
+    pub subfamily: &'static str,
+    /// Other names it resolves from.
+    pub aliases: &'static [&'static str],
+    /// Where the copy of the config was read.
+    pub source: &'static str,
+    /// The `config.json` text.
+    pub json: &'static str,
+}
+
+/// Every model of `data/models/models.csv`.
+pub(super) const CONFIG_MODELS: &[ConfigModel] = include!(concat!(env!("OUT_DIR"), "/model_configs.rs"));
+
+impl ConfigModel {
+    /// The catalog entry built from the config.
+    pub(super) fn entry(&self) -> Result<CatalogEntry, CoreError> {
+        let value: serde_json::Value =
+            serde_json::from_str(self.json).map_err(|e| CoreError::InvalidConfig(format!("{}: {e}", self.id)))?;
+        let model = HfConfig::deserialize_value(&value)?.to_model(Some(self.id))?;
+        let subfamily: Subfamily = self.subfamily.parse()?;
+        let reference: &'static str = self.source;
+        Ok(CatalogEntry::new(
+            self.id,
+            subfamily,
+            model.spec.max_positions,
+            model.spec.components,
+            reference,
+        )
+        .aliases(self.aliases))
+    }
+}
+
+/// Catalog entries of every config model whose id the hand-written catalog does not have.
+pub(super) fn entries(existing: &[CatalogEntry]) -> Vec<CatalogEntry> {
+    CONFIG_MODELS
+        .iter()
+        .filter(|m| !existing.iter().any(|e| e.spec().name.eq_ignore_ascii_case(m.id)))
+        .filter_map(|m| m.entry().ok())
+        .collect()
+}
+
+/// The config text of a catalog model, if it was read from one.
+#[must_use]
+pub fn config_of(id: &str) -> Option<&'static str> {
+    CONFIG_MODELS
+        .iter()
+        .find(|m| m.id.eq_ignore_ascii_case(id))
+        .map(|m| m.json)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::csv::Table;
+    use crate::{Catalog, Precision, Workload};
+
+    const MANIFEST: &str = include_str!("../../data/models/models.csv");
+
+    /// "21B", "3.6B", "809M", "999885952" → a count.
+    fn count(text: &str) -> Option<f64> {
+        let t = text.trim().trim_end_matches(" parameters");
+        let (number, scale) = match t.chars().last()? {
+            'B' | 'b' => (&t[..t.len() - 1], 1e9),
+            'M' | 'm' => (&t[..t.len() - 1], 1e6),
+            'T' | 't' => (&t[..t.len() - 1], 1e12),
+            _ => (t, 1.0),
+        };
+        number.trim().parse::<f64>().ok().map(|n| n * scale)
+    }
+
+    fn spec(id: &str) -> crate::ModelSpec {
+        Catalog::builtin().resolve(id).unwrap().spec
+    }
+
+    #[test]
+    fn every_config_builds_a_catalog_entry() {
+        for m in CONFIG_MODELS {
+            let entry = m.entry().unwrap_or_else(|e| panic!("{}: {e}", m.id));
+            assert!(entry.spec().parameters() > 0, "{}", m.id);
+        }
+    }
+
+    /// Published totals (model cards, READMEs; quoted in models.csv) against the counts computed
+    /// from the configs; norms and biases are left out, so computed counts run at most ~1 % low.
+    /// Active counts differ in convention (with or without the embedding tables), so they are held
+    /// to 10 %.
+    #[test]
+    fn computed_counts_match_the_published_ones() {
+        let table = Table::parse(MANIFEST).unwrap();
+        let mut checked = 0;
+        for row in &table.rows {
+            let id = table.get(row, "id").unwrap();
+            let spec = spec(id);
+            if let Some(published) = count(table.get(row, "params_total").unwrap()) {
+                let ratio = spec.parameters() as f64 / published;
+                assert!(
+                    (0.98..=1.02).contains(&ratio),
+                    "{id}: {} vs {published:e}",
+                    spec.parameters()
+                );
+                checked += 1;
+            }
+            if let Some(published) = count(table.get(row, "params_active").unwrap()) {
+                let ratio = spec.active_parameters() as f64 / published;
+                assert!(
+                    (0.9..=1.1).contains(&ratio),
+                    "{id}: active {} vs {published:e}",
+                    spec.active_parameters()
+                );
+            }
+        }
+        assert!(checked >= 12, "{checked}");
+    }
+
+    #[test]
+    fn mixture_of_experts_configs_read_their_experts() {
+        let qwen = spec("Qwen3-30B-A3B");
+        assert!((qwen.parameters() as f64 / 30.5e9 - 1.0).abs() < 0.02);
+        let stack = qwen.generating_stack().unwrap();
+        assert_eq!(
+            (stack.experts, stack.active_experts, stack.intermediate_size),
+            (128, 8, 768)
+        );
+        // DeepSeek-V3: three dense layers, one shared expert, 256 routed (8 picked), latent attention.
+        let v3 = spec("deepseek-ai/DeepSeek-V3");
+        let s = v3.generating_stack().unwrap();
+        assert_eq!(
+            (s.dense_layers, s.dense_intermediate_size, s.shared_expert_size),
+            (3, 18432, 2048)
+        );
+        assert_eq!((s.experts, s.active_experts), (256, 8));
+        // The compressed cache: 61 layers × (512 latent + 64 rotary) × 2 bytes.
+        assert_eq!(v3.kv_cache_bytes_per_token(2), 61 * 576 * 2);
+    }
+
+    #[test]
+    fn local_attention_caps_the_cache_of_windowed_layers() {
+        // gpt-oss-20b: 24 layers alternating a 128-token window and full attention; 8 KV heads of 64.
+        let oss = spec("gpt-oss-20b");
+        let per_layer_token = 2 * 8 * 64 * 2;
+        assert_eq!(oss.kv_cache_bytes(4096, 2), (12 * 4096 + 12 * 128) * per_layer_token);
+        // Gemma 3 1B: five local layers (512 tokens) for every global one.
+        let gemma = spec("gemma-3-1b-it");
+        let s = gemma.generating_stack().unwrap();
+        assert_eq!(s.sliding_window.map(|w| (w.window, w.layers)), Some((512, 26 - 26 / 6)));
+    }
+
+    #[test]
+    fn decode_reads_the_experts_a_batch_reaches() {
+        let qwen = spec("Qwen3-30B-A3B");
+        let at = |batch| {
+            crate::perf::step_cost(&qwen, Precision::Bf16, Workload::Decode, batch, 1)
+                .unwrap()
+                .weight_bytes
+        };
+        let total = Precision::Bf16.weight_bytes(qwen.parameters());
+        // One token reads about its 3.3 B active parameters, not the 30.5 B.
+        assert!(at(1) < 0.13 * total, "{} of {total}", at(1));
+        // 16 tokens × 8 experts reach every one of the 128 experts.
+        assert!(at(16) > 0.95 * total);
+        assert!(at(1) < at(2) && at(2) < at(4));
+    }
+}

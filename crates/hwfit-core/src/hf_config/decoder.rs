@@ -1,0 +1,273 @@
+//! Decoder-only language models from their `config.json`: grouped-query or latent attention, dense or
+//! mixture-of-experts feed-forwards (shared experts, dense layers among expert layers), local
+//! attention windows — read from the fields each family uses for them.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::{need, HfConfig};
+use crate::catalog::build::{llama, stack};
+use crate::spec::{LatentAttention, Modality, SlidingWindow, StackRole, TransformerStack};
+use crate::CoreError;
+
+/// Model types whose decoder ties its output projection to the input embedding unless told.
+const TIED_BY_DEFAULT: &[&str] = &["gemma", "gemma2", "gemma3", "gemma3_text", "gemma3n", "gemma3n_text"];
+
+/// Model types whose feed-forward is a plain two-matrix MLP (GELU), not a gated one.
+const UNGATED: &[&str] = &["phi", "gpt_neox", "starcoder2", "falcon", "gpt_bigcode", "gptj"];
+
+/// How the experts of a mixture-of-experts decoder are laid out.
+struct Experts {
+    count: u32,
+    active: u32,
+    size: u32,
+    shared_size: u32,
+    dense_layers: u32,
+    dense_size: u32,
+}
+
+impl HfConfig {
+    /// A decoder-only language model (`kind` is the normalized `model_type`).
+    pub(super) fn decoder_stack(&self, kind: &str) -> Result<TransformerStack, CoreError> {
+        let layers = need(self.num_hidden_layers, "num_hidden_layers", kind)?;
+        let hidden = need(self.hidden_size, "hidden_size", kind)?;
+        let heads = need(self.num_attention_heads, "num_attention_heads", kind)?;
+        let vocab = need(self.vocab_size, "vocab_size", kind)?;
+        let experts = self.experts(kind, layers)?;
+        let inter = match &experts {
+            Some(e) => e.size,
+            None => need(self.intermediate_size, "intermediate_size", kind)?,
+        };
+        let kv = self.num_key_value_heads.unwrap_or(heads);
+        let tied = self.tie_word_embeddings.unwrap_or(TIED_BY_DEFAULT.contains(&kind));
+        let mut s = if UNGATED.contains(&kind) {
+            stack(StackRole::Decoder, Modality::Text, layers, hidden, heads, inter)
+                .kv(kv)
+                .vocab(vocab, tied)
+        } else {
+            llama(layers, hidden, heads, kv, inter, vocab, tied)
+        };
+        if let Some(hd) = self.head_dim.filter(|&d| d > 0) {
+            s = s.head_dim(hd);
+        }
+        if let Some(e) = experts {
+            s = s.experts(e.count, e.active);
+            s.shared_expert_size = e.shared_size;
+            s.dense_layers = e.dense_layers;
+            s.dense_intermediate_size = e.dense_size;
+        }
+        if let Some(rank) = self.kv_lora_rank.filter(|&r| r > 0) {
+            let m = LatentAttention {
+                q_lora_rank: self.q_lora_rank.unwrap_or(0),
+                kv_lora_rank: rank,
+                qk_nope_head_dim: need(self.qk_nope_head_dim, "qk_nope_head_dim", kind)?,
+                qk_rope_head_dim: need(self.qk_rope_head_dim, "qk_rope_head_dim", kind)?,
+                v_head_dim: need(self.v_head_dim, "v_head_dim", kind)?,
+            };
+            s.head_dim = m.qk_nope_head_dim + m.qk_rope_head_dim;
+            s.latent_attention = Some(m);
+        }
+        s.sliding_window = self.local_attention(kind, layers);
+        if self.use_bidirectional_attention == Some(true) {
+            // EmbeddingGemma: a decoder's layers run as a bidirectional encoder, no output head.
+            s.role = StackRole::Encoder;
+        }
+        Ok(s)
+    }
+
+    /// The routed experts, if the config has more than one: count, how many a token picks, their
+    /// width, the shared experts' width and the dense layers among them.
+    fn experts(&self, kind: &str, layers: u32) -> Result<Option<Experts>, CoreError> {
+        let count = self
+            .num_local_experts
+            .or(self.num_experts)
+            .or(self.n_routed_experts)
+            .or(self.moe_num_experts)
+            .unwrap_or(1);
+        if count <= 1 {
+            return Ok(None);
+        }
+        let active = self
+            .num_experts_per_tok
+            .or(self.experts_per_token)
+            .or(self.moe_k)
+            .ok_or_else(|| missing("num_experts_per_tok", kind))?;
+        let size = self
+            .moe_intermediate_size
+            .or(self.intermediate_size)
+            .ok_or_else(|| missing("moe_intermediate_size", kind))?;
+        let shared_size = if let Some(width) = self.shared_expert_intermediate_size.or(self.shared_intermediate_size) {
+            width
+        } else if let Some(n) = self.n_shared_experts.or(self.moe_num_shared_experts) {
+            n * size
+        } else if kind.starts_with("llama4") {
+            // Llama 4: one shared expert as wide as a routed one in every expert layer.
+            size
+        } else {
+            0
+        };
+        let (dense_layers, dense_size) = self.dense_layers(kind, layers);
+        Ok(Some(Experts {
+            count,
+            active: active.min(count),
+            size,
+            shared_size,
+            dense_layers: dense_layers.min(layers),
+            dense_size,
+        }))
+    }
+
+    /// Layers of a mixture-of-experts decoder that keep a dense feed-forward, and its width.
+    fn dense_layers(&self, kind: &str, layers: u32) -> (u32, u32) {
+        let dense_size = self.intermediate_size_mlp.or(self.intermediate_size).unwrap_or(0);
+        let count = if let Some(k) = self.first_k_dense_replace {
+            // DeepSeek-V2/V3, Kimi K2, GLM-4.5: the first k layers are dense.
+            k
+        } else if let Some(step) = self.interleave_moe_layer_step.filter(|&s| s > 1) {
+            // Llama 4 Maverick: every `step`-th layer has experts.
+            layers - layers / step
+        } else if let Some(start) = self.moe_layer_start_index {
+            // ERNIE 4.5: experts from `start` on, every `interval`-th layer.
+            let interval = self.moe_layer_interval.unwrap_or(1).max(1);
+            layers - (start..layers).step_by(interval as usize).count() as u32
+        } else if kind.starts_with("qwen") {
+            // Qwen MoE: layers listed in `mlp_only_layers`, and those off the sparse step, are dense.
+            let step = self.decoder_sparse_step.unwrap_or(1).max(1);
+            let only = self.mlp_only_layers.as_deref().unwrap_or(&[]);
+            (0..layers).filter(|i| only.contains(i) || (i + 1) % step != 0).count() as u32
+        } else {
+            0
+        };
+        (count, if count > 0 { dense_size } else { 0 })
+    }
+
+    /// Local attention: from `layer_types` where the config lists them, else from each family's
+    /// pattern (Gemma 2 alternates; Gemma 3 and Cohere 2 keep one global layer in `pattern`;
+    /// Llama 4 chunks three layers in four; Mistral-style configs window every layer).
+    fn local_attention(&self, kind: &str, layers: u32) -> Option<SlidingWindow> {
+        let window = self.sliding_window.filter(|&w| w > 0);
+        let local = if let Some(types) = self.layer_types.as_deref().filter(|t| !t.is_empty()) {
+            let local = types
+                .iter()
+                .filter(|t| {
+                    matches!(
+                        t.as_str(),
+                        "sliding_attention" | "chunked_attention" | "local_attention"
+                    )
+                })
+                .count() as u32;
+            let chunked = types.iter().any(|t| t == "chunked_attention");
+            return Some(SlidingWindow {
+                window: if chunked { self.attention_chunk_size? } else { window? },
+                layers: local.min(layers),
+            })
+            .filter(|w| w.layers > 0);
+        } else if kind.starts_with("llama4") {
+            return self
+                .attention_chunk_size
+                .filter(|&c| c > 0)
+                .map(|window| SlidingWindow {
+                    window,
+                    layers: layers - layers / 4,
+                });
+        } else if kind == "gemma2" {
+            layers - layers / 2
+        } else if kind.starts_with("gemma3") || kind == "cohere2" {
+            let pattern = self
+                .sliding_window_pattern
+                .unwrap_or(if kind == "cohere2" { 4 } else { 6 })
+                .max(1);
+            layers - layers / pattern
+        } else if matches!(kind, "mistral" | "mixtral" | "starcoder2") || self.use_sliding_window == Some(true) {
+            layers
+        } else {
+            0
+        };
+        let window = window?;
+        (local > 0).then_some(SlidingWindow { window, layers: local })
+    }
+
+    /// Gemma 3n's per-layer embeddings: a table of `vocab_size_per_layer_input` rows of
+    /// `hidden_size_per_layer_input` per layer, looked up rather than multiplied.
+    pub(super) fn per_layer_embedding_parameters(&self) -> u64 {
+        match (
+            self.vocab_size_per_layer_input,
+            self.hidden_size_per_layer_input,
+            self.num_hidden_layers,
+        ) {
+            (Some(v), Some(h), Some(l)) => u64::from(v) * u64::from(h) * u64::from(l),
+            _ => 0,
+        }
+    }
+}
+
+fn missing(field: &str, kind: &str) -> CoreError {
+    CoreError::InvalidConfig(alloc::format!("'{field}' is missing (needed for model_type '{kind}')"))
+}
+
+/// Model types read as decoder-only language models.
+pub(super) const DECODERS: &[&str] = &[
+    "llama",
+    "mistral",
+    "mixtral",
+    "ministral",
+    "qwen2",
+    "qwen2_moe",
+    "qwen3",
+    "qwen3_moe",
+    "gemma",
+    "gemma2",
+    "gemma3_text",
+    "gemma3n_text",
+    "phi",
+    "phi3",
+    "phimoe",
+    "olmo",
+    "olmo2",
+    "olmo3",
+    "olmoe",
+    "granite",
+    "granitemoe",
+    "granitemoeshared",
+    "starcoder2",
+    "stablelm",
+    "smollm3",
+    "gpt_oss",
+    "deepseek_v2",
+    "deepseek_v3",
+    "kimi_k2",
+    "glm",
+    "glm4",
+    "glm4_moe",
+    "cohere",
+    "cohere2",
+    "exaone",
+    "exaone4",
+    "internlm2",
+    "internlm3",
+    "ernie4_5",
+    "ernie4_5_moe",
+    "hunyuan_v1_dense",
+    "hunyuan_v1_moe",
+    "falcon",
+    "gpt_neox",
+    "nemotron",
+    "dots1",
+    "arcee",
+    "seed_oss",
+    "apertus",
+    "llama4_text",
+];
+
+/// Names of the standard decoder fields, for messages.
+pub(super) fn standard_fields() -> String {
+    let fields: Vec<&str> = Vec::from([
+        "num_hidden_layers",
+        "hidden_size",
+        "num_attention_heads",
+        "num_key_value_heads",
+        "intermediate_size",
+        "vocab_size",
+    ]);
+    fields.join(", ")
+}
