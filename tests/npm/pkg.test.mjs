@@ -61,6 +61,20 @@ test("the learned predictor: the package's learn/ module, tract in wasm, the sam
   await hwfit.loadPredictor();
 });
 
+test("a 2025 config.json dropped on the page: Qwen3, gpt-oss (mixture of experts), Gemma 3", async () => {
+  const configs = join(process.env.HWFIT_REPO, "crates/hwfit-core/data/models/configs");
+  const read = (file) => JSON.parse(readFileSync(join(configs, file), "utf8"));
+  const qwen = hwfit.model({ modelName: "", modelConfig: read("Qwen__Qwen3-8B.json") });
+  assert.equal(qwen.source.kind, "hf_config");
+  assert.equal(qwen.source.modelType, "qwen3");
+  assert.ok(Math.abs(qwen.parameters / 8.19e9 - 1) < 0.02, String(qwen.parameters));
+  const oss = hwfit.model({ modelName: "", modelConfig: read("openai__gpt-oss-20b.json") });
+  assert.ok(Math.abs(oss.parameters / 20.9e9 - 1) < 0.02, String(oss.parameters));
+  assert.ok(Math.abs(oss.activeParameters / 3.6e9 - 1) < 0.05, String(oss.activeParameters));
+  const gemma = await hwfit.predict({ modelName: "", modelConfig: read("google__gemma-3-1b-it.json"), devices: ["rtx 4090"], precision: "q4_k_m", workload: "decode" });
+  assert.ok(Object.values(gemma.predictions)[0].throughput > 0);
+});
+
 test("a device described by its numbers (deviceSpec)", async () => {
   const deviceSpec = { name: "Lab Box", hardwareType: "webgpu", memoryGb: 16, memoryBandwidthGbs: 400, denseTflops: { fp32: 20 } };
   const p = await hwfit.predict({ modelName: "gpt2", deviceSpec });

@@ -102,92 +102,57 @@ pub fn compatibility(family: Family, hardware: HardwareType) -> CompatibilityEnt
     }
 }
 
-/// Precisions a hardware type supports, and how well.
+/// How well `hardware` runs `precision`, if at all: numeric types by the hardware's math; 4-bit
+/// checkpoint formats (int4, AWQ/GPTQ, NF4) where GPU kernels exist; FP4 microscaling where kernels
+/// exist (MXFP4: vLLM/transformers on CUDA, llama.cpp and MLX elsewhere; NVFP4: Blackwell tensor
+/// cores); GGUF file types wherever llama.cpp runs (WebGPU: the three web-llm/transformers.js
+/// builds dequantize).
 #[must_use]
-pub fn supported_precisions(hardware: HardwareType) -> &'static [(Precision, SupportLevel)] {
+#[allow(
+    clippy::unnested_or_patterns,
+    reason = "one pattern per hardware type reads as a table"
+)]
+pub fn precision_support(hardware: HardwareType, precision: Precision) -> Option<SupportLevel> {
+    use HardwareType as H;
     use Precision as P;
     use SupportLevel::{Limited, Real};
-    match hardware {
-        HardwareType::Cuda => &[
-            (P::Fp32, Real),
-            (P::Fp16, Real),
-            (P::Bf16, Real),
-            (P::Fp8, Limited),
-            (P::Int8, Real),
-            (P::Int4, Real),
-            (P::Q4_0, Real),
-            (P::Q4KM, Real),
-            (P::Q5KM, Real),
-            (P::Q8_0, Real),
-            (P::F16, Real),
-        ],
-        HardwareType::Rocm => &[
-            (P::Fp32, Real),
-            (P::Fp16, Real),
-            (P::Bf16, Real),
-            (P::Fp8, Limited),
-            (P::Int8, Real),
-            (P::Int4, Limited),
-            (P::Q4_0, Real),
-            (P::Q4KM, Real),
-            (P::Q5KM, Real),
-            (P::Q8_0, Real),
-            (P::F16, Real),
-        ],
-        HardwareType::Mps => &[
-            (P::Fp32, Real),
-            (P::Fp16, Real),
-            (P::Bf16, Limited),
-            (P::Int8, Limited),
-            (P::Int4, Limited),
-            (P::Q4_0, Real),
-            (P::Q4KM, Real),
-            (P::Q5KM, Real),
-            (P::Q8_0, Real),
-            (P::F16, Real),
-        ],
-        HardwareType::Cpu => &[
-            (P::Fp32, Real),
-            (P::Fp16, Limited),
-            (P::Bf16, Limited),
-            (P::Int8, Real),
-            (P::Int4, Limited),
-            (P::Q4_0, Real),
-            (P::Q4KM, Real),
-            (P::Q5KM, Real),
-            (P::Q8_0, Real),
-            (P::F16, Real),
-        ],
-        HardwareType::Openvino => &[
-            (P::Fp32, Real),
-            (P::Fp16, Real),
-            (P::Bf16, Limited),
-            (P::Int8, Real),
-            (P::Int4, Real),
-        ],
-        HardwareType::Qnn => &[(P::Fp16, Limited), (P::Int8, Real), (P::Int4, Limited)],
-        HardwareType::Webnn => &[(P::Fp32, Real), (P::Fp16, Real), (P::Int8, Limited), (P::Int4, Limited)],
-        HardwareType::Webgpu => &[
-            (P::Fp32, Real),
-            (P::Fp16, Limited),
-            (P::Int8, Limited),
-            (P::Int4, Real),
-            (P::Q4_0, Limited),
-            (P::Q4KM, Limited),
-            (P::Q8_0, Limited),
-        ],
-        HardwareType::Wasm => &[
-            (P::Fp32, Real),
-            (P::Fp16, Limited),
-            (P::Int8, Real),
-            (P::Int4, Limited),
-            (P::Q4_0, Real),
-            (P::Q4KM, Real),
-            (P::Q5KM, Real),
-            (P::Q8_0, Real),
-            (P::F16, Real),
-        ],
+    let gguf_everywhere = matches!(hardware, H::Cuda | H::Rocm | H::Mps | H::Cpu | H::Wasm);
+    match (hardware, precision) {
+        (_, p) if p.is_gguf() => match hardware {
+            _ if gguf_everywhere => Some(Real),
+            H::Webgpu if matches!(p, P::Q4_0 | P::Q4KM | P::Q8_0) => Some(Limited),
+            _ => None,
+        },
+        (H::Cuda, P::Fp32 | P::Fp16 | P::Bf16 | P::Int8 | P::Int4 | P::Awq | P::Nf4 | P::Mxfp4)
+        | (H::Rocm | H::Mps, P::Fp32 | P::Fp16)
+        | (H::Rocm, P::Bf16 | P::Int8)
+        | (H::Cpu, P::Fp32 | P::Int8)
+        | (H::Openvino, P::Fp32 | P::Fp16 | P::Int8 | P::Int4)
+        | (H::Qnn, P::Int8)
+        | (H::Webnn, P::Fp32 | P::Fp16)
+        | (H::Webgpu, P::Fp32 | P::Int4)
+        | (H::Wasm, P::Fp32 | P::Int8) => Some(Real),
+        (H::Cuda | H::Rocm, P::Fp8)
+        | (H::Cuda, P::Nvfp4)
+        | (H::Rocm, P::Int4 | P::Awq | P::Mxfp4)
+        | (H::Mps, P::Bf16 | P::Int8 | P::Int4 | P::Mxfp4)
+        | (H::Cpu, P::Fp16 | P::Bf16 | P::Int4 | P::Mxfp4)
+        | (H::Openvino, P::Bf16 | P::Awq)
+        | (H::Qnn, P::Fp16 | P::Int4)
+        | (H::Webnn, P::Int8 | P::Int4)
+        | (H::Webgpu, P::Fp16 | P::Int8)
+        | (H::Wasm, P::Fp16 | P::Int4) => Some(Limited),
+        _ => None,
     }
+}
+
+/// Precisions a hardware type supports, and how well.
+#[must_use]
+pub fn supported_precisions(hardware: HardwareType) -> Vec<(Precision, SupportLevel)> {
+    Precision::ALL
+        .iter()
+        .filter_map(|&p| precision_support(hardware, p).map(|s| (p, s)))
+        .collect()
 }
 
 /// Why a precision is limited on a hardware type, where it is.
@@ -197,9 +162,12 @@ pub fn precision_note(hardware: HardwareType, precision: Precision) -> Option<&'
     use Precision as P;
     Some(match (hardware, precision) {
         (H::Cuda | H::Rocm, P::Fp8) => "FP8 tensor cores only on Ada/Hopper/Blackwell (CUDA) and MI300 (ROCm)",
-        (H::Rocm, P::Int4) => "int4 kernels (GPTQ/AWQ) are partial on ROCm",
+        (H::Cuda, P::Nvfp4) => "NVFP4 tensor cores only on Blackwell; elsewhere dequantized by vLLM's Marlin kernels",
+        (H::Rocm, P::Int4 | P::Awq) => "int4 kernels (GPTQ/AWQ) are partial on ROCm",
+        (H::Rocm | H::Mps | H::Cpu, P::Mxfp4) => "MXFP4 through llama.cpp's MXFP4 type (and MLX on Apple)",
         (H::Mps, P::Bf16) => "bf16 needs macOS 14+ and M2 or later",
         (H::Mps, P::Int8 | P::Int4) => "PyTorch MPS has no int8/int4 matmul; MLX and llama.cpp formats do",
+        (H::Openvino, P::Awq) => "OpenVINO compresses weights to int4 itself; AWQ/GPTQ checkpoints via optimum-intel",
         (H::Cpu, P::Fp16 | P::Bf16) => {
             "fast only with AVX512-FP16/BF16 or AMX (Sapphire Rapids+) or ARM FP16; otherwise converted to fp32"
         }
@@ -218,6 +186,24 @@ pub fn precision_note(hardware: HardwareType, precision: Precision) -> Option<&'
     })
 }
 
+/// The supported precisions, named: numeric and checkpoint formats one by one, GGUF file types as
+/// one group when the hardware runs all of them.
+fn supported_names(list: &[(Precision, SupportLevel)]) -> String {
+    let all_gguf = Precision::ALL
+        .iter()
+        .filter(|p| p.is_gguf())
+        .all(|p| list.iter().any(|(q, _)| q == p));
+    let mut names: Vec<&str> = list
+        .iter()
+        .filter(|(p, _)| !(all_gguf && p.is_gguf()))
+        .map(|(p, _)| p.as_str())
+        .collect();
+    if all_gguf {
+        names.push("every GGUF type (q4_0 … q8_0, k-quants, i-quants, f16)");
+    }
+    names.join(", ")
+}
+
 /// Checks that `hardware` runs `precision`.
 pub fn check_precision(hardware: HardwareType, precision: Precision) -> Result<SupportLevel, CoreError> {
     let list = supported_precisions(hardware);
@@ -227,7 +213,7 @@ pub fn check_precision(hardware: HardwareType, precision: Precision) -> Result<S
         .ok_or_else(|| CoreError::UnsupportedPrecision {
             hardware: hardware.as_str(),
             precision: precision.as_str(),
-            supported: list.iter().map(|(p, _)| p.as_str()).collect::<Vec<_>>().join(", "),
+            supported: supported_names(&list),
         })
 }
 
@@ -330,7 +316,7 @@ mod tests {
     #[test]
     fn every_limited_precision_has_a_note() {
         for &h in HardwareType::ALL {
-            for &(p, s) in supported_precisions(h) {
+            for (p, s) in supported_precisions(h) {
                 if s == SupportLevel::Limited {
                     assert!(precision_note(h, p).is_some(), "{h} {p}");
                 }

@@ -74,6 +74,7 @@ pub struct HfConfig {
     pub use_sliding_window: Option<bool>,
     pub attention_chunk_size: Option<u32>,
     pub layer_types: Option<Vec<String>>,
+    pub full_attention_interval: Option<u32>,
     // per-layer embeddings (Gemma 3n)
     pub vocab_size_per_layer_input: Option<u32>,
     pub hidden_size_per_layer_input: Option<u32>,
@@ -230,6 +231,15 @@ impl HfConfig {
         let (parts, positions) = match k {
             "bert" | "roberta" | "xlm_roberta" | "distilbert" | "electra" | "mpnet" | "camembert" | "deberta"
             | "deberta_v2" | "xlm" | "layoutlm" => (self.bert_like(k)?, max_pos.max(512)),
+            "modernbert" => {
+                // ModernBERT: GLU feed-forward (one doubled input projection), rotary positions.
+                let mut parts = self.bert_like(k)?;
+                if let Some(Component::Transformer(t)) = parts.first_mut() {
+                    t.gated_ffn = true;
+                    t.learned_positions = 0;
+                }
+                (parts, max_pos)
+            }
             "gpt2" => {
                 let layers = need(self.n_layer, "n_layer", k)?;
                 let hidden = need(self.n_embd, "n_embd", k)?;

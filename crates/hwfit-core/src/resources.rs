@@ -222,7 +222,7 @@ pub fn memory_breakdown(spec: &ModelSpec, req: &ResourceInput) -> MemoryBreakdow
     let params = spec.parameters();
     let training = req.mode == Mode::Training;
     let act_bytes = req.precision.activation_bytes();
-    let weights = req.precision.weight_bytes(params);
+    let weights = spec.weight_bytes(req.precision);
     let (gradients, optimizer) = if training {
         let master = if req.precision == Precision::Fp32 { 0.0 } else { 4.0 };
         (weights, params as f64 * (8.0 + master))
@@ -250,15 +250,24 @@ pub fn estimate_resources(spec: &ModelSpec, req: &ResourceInput) -> Result<Resou
     let params = spec.parameters();
     let training = req.mode == Mode::Training;
     let act_bytes = req.precision.activation_bytes();
-    let weights = req.precision.weight_bytes(params);
+    let weights = spec.weight_bytes(req.precision);
     let breakdown = memory_breakdown(spec, req);
     let min = breakdown.total_mb();
     let disk = if training { params as f64 * 12.0 } else { weights };
     let mut notes = Vec::from([
-        format!(
-            "weights: {params} parameters × {} bits / 8",
-            req.precision.bits_per_weight()
-        ),
+        if (weights - req.precision.weight_bytes(params)).abs() < 1.0 {
+            format!(
+                "weights: {params} parameters × {} bits / 8",
+                req.precision.bits_per_weight()
+            )
+        } else {
+            format!(
+                "weights: {params} parameters, the layers' weights at {:.3} bits, the embedding and output tables{} at 16 bits, as {} checkpoints keep them",
+                req.precision.bits_per_weight(),
+                if req.precision.quantizes_only_experts() { " and (mixture of experts) attention" } else { "" },
+                req.precision
+            )
+        },
         format!(
             "runtime overhead: {} MB allowance for {} (assumed)",
             req.hardware.runtime_overhead_mb(),

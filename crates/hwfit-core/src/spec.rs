@@ -10,7 +10,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use crate::{Family, Subfamily};
+use crate::{Family, Precision, Subfamily};
 
 /// What feeds a transformer stack, which fixes its token count per item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -95,6 +95,10 @@ pub struct TransformerStack {
     /// Local (sliding-window or chunked) attention on some of the layers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sliding_window: Option<SlidingWindow>,
+    /// Of `layers`, those whose token mixer keeps a fixed-size state instead of a growing KV cache
+    /// (linear attention, state-space and convolution layers of hybrid models).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub recurrent_layers: u32,
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)]
@@ -305,12 +309,25 @@ impl TransformerStack {
         u64::from(self.layers) * self.attention_parameters_per_layer() + self.always_active_ffn_parameters() + routed
     }
 
-    /// Parameters of the experts a batch of `tokens` reaches at most (each token picks
-    /// `active_experts` of `experts`; all of them once the batch is large enough).
+    /// Parameters of the experts a batch of `tokens` reaches: each token picks `active_experts` of
+    /// `experts`; with routing spread evenly, the expected number of distinct experts per layer is
+    /// `E × (1 − (1 − k/E)^tokens)` — `k` for one token, nearly all of them for a large batch.
     #[must_use]
     pub fn reached_expert_parameters(&self, tokens: u64) -> u64 {
-        let reached = (tokens * u64::from(self.active_experts)).min(u64::from(self.experts));
-        u64::from(self.moe_layers()) * reached * self.ffn_parameters_per_expert()
+        if self.moe_layers() == 0 {
+            return 0;
+        }
+        let experts = f64::from(self.experts);
+        let missed = libm::pow(1.0 - f64::from(self.active_experts) / experts, tokens as f64);
+        let reached = (experts * (1.0 - missed)).min(experts);
+        #[allow(
+            clippy::cast_possible_truncation,
+            clippy::cast_sign_loss,
+            reason = "a positive count below 2^53"
+        )]
+        let parameters =
+            libm::round(reached * f64::from(self.moe_layers()) * self.ffn_parameters_per_expert() as f64) as u64;
+        parameters
     }
 
     /// Parameters the matrix products of a step over `tokens` tokens read: every layer's attention,
@@ -336,16 +353,62 @@ impl TransformerStack {
             + patches
     }
 
+    /// Bytes of `parameters` split by role at `precision`: checkpoint formats keep the embedding
+    /// and output tables in 16 bits, and MXFP4 checkpoints of mixture-of-experts models quantize only
+    /// the experts (gpt-oss keeps attention and the router in bf16).
+    fn split_bytes(&self, precision: Precision, embeddings: u64, experts: u64) -> f64 {
+        let layers =
+            u64::from(self.layers) * self.attention_parameters_per_layer() + self.always_active_ffn_parameters();
+        let layer_bits = if precision.quantizes_only_experts() && self.routed_expert_parameters() > 0 {
+            precision.embedding_bits()
+        } else {
+            precision.bits_per_weight()
+        };
+        (embeddings as f64 * precision.embedding_bits()
+            + layers as f64 * layer_bits
+            + experts as f64 * precision.bits_per_weight())
+            / 8.0
+    }
+
+    /// Bytes of all the stack's weights stored at `precision`.
+    #[must_use]
+    pub fn weight_bytes(&self, precision: Precision) -> f64 {
+        self.split_bytes(precision, self.embedding_parameters(), self.routed_expert_parameters())
+    }
+
+    /// Bytes the matrix products of a step over `tokens` tokens read at `precision` (see
+    /// [`Self::matmul_parameters`]).
+    #[must_use]
+    pub fn matmul_weight_bytes(&self, precision: Precision, tokens: u64) -> f64 {
+        let h = u64::from(self.hidden_size);
+        let output = if self.generates() {
+            u64::from(self.vocab_size) * h
+        } else {
+            0
+        };
+        let patches = match self.input {
+            Modality::Image { patch_size, .. } => 3 * u64::from(patch_size).pow(2) * h,
+            _ => 0,
+        };
+        self.split_bytes(precision, output + patches, self.reached_expert_parameters(tokens))
+    }
+
     /// Tokens each layer attends to with `context` tokens in view, summed over the layers (local
     /// layers see at most their window).
     fn attended_tokens(&self, context: u64) -> u64 {
+        let attending = self.attention_layers();
         match self.sliding_window {
             Some(w) => {
-                let local = w.layers.min(self.layers);
-                u64::from(self.layers - local) * context + u64::from(local) * context.min(u64::from(w.window))
+                let local = w.layers.min(attending);
+                u64::from(attending - local) * context + u64::from(local) * context.min(u64::from(w.window))
             }
-            None => u64::from(self.layers) * context,
+            None => u64::from(attending) * context,
         }
+    }
+
+    /// Layers that attend over the context (all but the recurrent ones).
+    fn attention_layers(&self) -> u32 {
+        self.layers.saturating_sub(self.recurrent_layers)
     }
 
     /// Whether the stack produces tokens (has an output projection over the vocabulary).
@@ -391,7 +454,7 @@ impl TransformerStack {
     /// window (decoders only).
     #[must_use]
     pub fn kv_cache_bytes_per_token(&self, bytes_per_value: u64) -> u64 {
-        u64::from(self.layers) * self.kv_values_per_token_per_layer() * bytes_per_value
+        u64::from(self.attention_layers()) * self.kv_values_per_token_per_layer() * bytes_per_value
     }
 
     /// Key and value bytes one sequence of `tokens` caches: local layers keep only their window.
@@ -523,6 +586,38 @@ impl ModelSpec {
                 Component::Transformer(t) => t.matmul_parameters(batch * t.tokens_per_item(seq_length)),
                 _ if decode => 0,
                 other => other.parameters(),
+            })
+            .sum()
+    }
+
+    /// Bytes of all weights stored at `precision` (per-tensor mixes of checkpoint formats included).
+    #[must_use]
+    pub fn weight_bytes(&self, precision: Precision) -> f64 {
+        self.components
+            .iter()
+            .map(|c| match c {
+                Component::Transformer(t) => t.weight_bytes(precision),
+                other => precision.weight_bytes(other.parameters()),
+            })
+            .sum()
+    }
+
+    /// Bytes the matrix products of one step read at `precision` (see [`Self::matmul_parameters`]).
+    #[must_use]
+    pub fn matmul_weight_bytes(&self, precision: Precision, decode: bool, batch: u64, seq_length: u32) -> f64 {
+        self.components
+            .iter()
+            .map(|c| match c {
+                Component::Transformer(t) if decode => {
+                    if t.generates() {
+                        t.matmul_weight_bytes(precision, batch)
+                    } else {
+                        0.0
+                    }
+                }
+                Component::Transformer(t) => t.matmul_weight_bytes(precision, batch * t.tokens_per_item(seq_length)),
+                _ if decode => 0.0,
+                other => precision.weight_bytes(other.parameters()),
             })
             .sum()
     }

@@ -15,6 +15,7 @@ pub const PUBLIC_MEASUREMENTS: MeasuredData<'static> = MeasuredData {
     browser_measurements: "",
     browser_cases: "",
     runtime_steps: "",
+    moe_steps: "",
 };
 
 /// `hwfit bench`'s measurements on this project's CI machine kind (2-core AMD EPYC VM), in hwfit's

@@ -885,6 +885,7 @@ export interface ModelRow {
     name: string;
     /** hardware → batch → precision → cell. */
     predictions: Record<string, Record<string, {
+        awq?: Cell;
         bf16?: Cell;
         f16?: Cell;
         fp16?: Cell;
@@ -892,9 +893,35 @@ export interface ModelRow {
         fp8?: Cell;
         int4?: Cell;
         int8?: Cell;
+        iq1_m?: Cell;
+        iq1_s?: Cell;
+        iq2_m?: Cell;
+        iq2_s?: Cell;
+        iq2_xs?: Cell;
+        iq2_xxs?: Cell;
+        iq3_m?: Cell;
+        iq3_s?: Cell;
+        iq3_xs?: Cell;
+        iq3_xxs?: Cell;
+        iq4_nl?: Cell;
+        iq4_xs?: Cell;
+        mxfp4?: Cell;
+        mxfp4_moe?: Cell;
+        nf4?: Cell;
+        nvfp4?: Cell;
+        q2_k?: Cell;
+        q3_k_l?: Cell;
+        q3_k_m?: Cell;
+        q3_k_s?: Cell;
         q4_0?: Cell;
+        q4_1?: Cell;
         q4_k_m?: Cell;
+        q4_k_s?: Cell;
+        q5_0?: Cell;
+        q5_1?: Cell;
         q5_k_m?: Cell;
+        q5_k_s?: Cell;
+        q6_k?: Cell;
         q8_0?: Cell;
     }>>;
 }
@@ -962,7 +989,7 @@ export interface PoolSettings {
     recommendedTimeoutMins: number;
 }
 
-export type Precision = "fp32" | "fp16" | "bf16" | "fp8" | "int8" | "int4" | "q4_0" | "q4_k_m" | "q5_k_m" | "q8_0" | "f16";
+export type Precision = "fp32" | "fp16" | "bf16" | "fp8" | "int8" | "int4" | "awq" | "nf4" | "mxfp4" | "mxfp4_moe" | "nvfp4" | "q4_0" | "q4_1" | "q5_0" | "q5_1" | "q8_0" | "q2_k" | "q3_k_s" | "q3_k_m" | "q3_k_l" | "q4_k_s" | "q4_k_m" | "q5_k_s" | "q5_k_m" | "q6_k" | "iq1_s" | "iq1_m" | "iq2_xxs" | "iq2_xs" | "iq2_s" | "iq2_m" | "iq3_xxs" | "iq3_xs" | "iq3_s" | "iq3_m" | "iq4_nl" | "iq4_xs" | "f16";
 
 /** One hardware type's precision support, for the matrix. */
 export interface PrecisionSupport {
@@ -1527,6 +1554,11 @@ export interface TransformerStack {
     layers: number;
     /** Learned absolute position embeddings (0 for rotary/relative positions). */
     learnedPositions: number;
+    /**
+     * Of `layers`, those whose token mixer keeps a fixed-size state instead of a growing KV cache
+     * (linear attention, state-space and convolution layers of hybrid models).
+     */
+    recurrentLayers?: number;
     /** Attention pattern. */
     role: StackRole;
     /** Inner width of the always-active shared experts in each mixture-of-experts layer (0: none). */

@@ -16,6 +16,7 @@ pub const MEASURED: MeasuredData<'static> = MeasuredData {
     browser_measurements: include_str!("../../../../data/measured/browser_measurements.csv"),
     browser_cases: include_str!("../../../../data/measured/browser_cases.csv"),
     runtime_steps: include_str!("../../../../data/measured/runtime_steps.csv"),
+    moe_steps: include_str!("../../../../data/measured/moe_steps.csv"),
 };
 
 fn describe(a: &Accuracy) -> String {
@@ -129,6 +130,13 @@ pub fn run(args: &FitArgs) -> Result<()> {
     output::text(&format!(
         "leave-one-device-out validation: {}",
         describe(&report.cross_validated_by_device)
+    ));
+    let moe = &report.mixture_of_experts;
+    output::text(&format!(
+        "mixture of experts, held out (moe_steps.csv): decode {}; all rows {}; dense rows beside them {}",
+        describe(&moe.mixture_of_experts_decode),
+        describe(&moe.mixture_of_experts),
+        describe(&moe.dense)
     ));
     let m = &report.memory;
     output::text(&format!(

@@ -86,7 +86,9 @@ impl DenseTflops {
 
     /// The peak a computation at `precision` runs at, and which rate that is:
     /// - fp32, fp16, bf16, fp8, int8: their own rate;
-    /// - int4 (GPTQ/AWQ, weight-only): dequantized to fp16, the fp16 rate;
+    /// - int4, AWQ/GPTQ, NF4 (weight-only): dequantized to fp16, the fp16 rate;
+    /// - MXFP4, NVFP4: dequantized to bf16 (the device database has no FP4 peak, so Blackwell's
+    ///   native FP4 rate is not used: a low bound on compute, where decode is bandwidth-bound);
     /// - GGUF formats (llama.cpp): its GEMMs accumulate fp16 in fp16 on consumer GPUs, so the
     ///   FP16-accumulate rate where it differs (quantized weights are dequantized into that path).
     ///
@@ -98,11 +100,13 @@ impl DenseTflops {
         let int8 = self.int8.map(|v| (v, ComputeRate::Int8));
         let wanted = match precision {
             Precision::Fp32 => None,
-            Precision::Fp16 | Precision::Int4 => fp16,
+            Precision::Fp16 => fp16,
+            p if p.is_weight_only_int4() => fp16,
             Precision::Bf16 => self.bf16.map(|v| (v, ComputeRate::Bf16)).or(fp16),
+            p if p.is_fp4() => self.bf16.map(|v| (v, ComputeRate::Bf16)).or(fp16),
             Precision::Fp8 => self.fp8.map(|v| (v, ComputeRate::Fp8)).or(fp16),
             Precision::Int8 => int8.or(fp16),
-            Precision::Q4_0 | Precision::Q4KM | Precision::Q5KM | Precision::Q8_0 | Precision::F16 => fp16_acc16,
+            _ => fp16_acc16,
         };
         wanted.unwrap_or((self.fp32, ComputeRate::Fp32))
     }

@@ -68,6 +68,7 @@ impl HfConfig {
             s.latent_attention = Some(m);
         }
         s.sliding_window = self.local_attention(kind, layers);
+        s.recurrent_layers = self.recurrent_layers(layers);
         if self.use_bidirectional_attention == Some(true) {
             // EmbeddingGemma: a decoder's layers run as a bidirectional encoder, no output head.
             s.role = StackRole::Encoder;
@@ -185,6 +186,24 @@ impl HfConfig {
         };
         let window = window?;
         (local > 0).then_some(SlidingWindow { window, layers: local })
+    }
+
+    /// Layers whose `layer_types` entry names a fixed-state mixer (Qwen3-Next's linear attention,
+    /// Granite 4's and Falcon-H1's Mamba layers, LFM2's convolutions); without a list, Qwen3-Next's
+    /// `full_attention_interval` (one full-attention layer in that many).
+    fn recurrent_layers(&self, layers: u32) -> u32 {
+        if self.layer_types.as_deref().is_none_or(<[String]>::is_empty) {
+            if let Some(interval) = self.full_attention_interval.filter(|&i| i > 1) {
+                return layers - layers / interval;
+            }
+        }
+        let count = self.layer_types.as_deref().unwrap_or(&[]).iter().filter(|t| {
+            matches!(
+                t.as_str(),
+                "linear_attention" | "mamba" | "mamba2" | "conv" | "recurrent" | "ssm" | "short_conv"
+            )
+        });
+        (count.count() as u32).min(layers)
     }
 
     /// Gemma 3n's per-layer embeddings: a table of `vocab_size_per_layer_input` rows of

@@ -119,3 +119,36 @@ fn missing_and_unsupported_fields_are_named() {
     )
     .contains("'num_hidden_layers' is 0"));
 }
+
+#[test]
+fn an_unknown_model_type_is_read_by_its_standard_fields_and_says_so() {
+    let json = r#"{"model_type": "acme", "architectures": ["AcmeForCausalLM"], "num_hidden_layers": 4,
+        "hidden_size": 256, "num_attention_heads": 4, "num_key_value_heads": 2, "intermediate_size": 512,
+        "vocab_size": 1000}"#;
+    let model = serde_json::from_str::<HfConfig>(json).unwrap().to_model(None).unwrap();
+    let SpecSource::HfConfig { model_type, note } = &model.source else {
+        panic!("{:?}", model.source)
+    };
+    assert_eq!(model_type, "acme");
+    assert!(
+        note.as_deref().unwrap().contains("read by its standard fields"),
+        "{note:?}"
+    );
+    // 4 × (2·256·256 + 2·256·128 attention + 3·256·512 gated FFN) + 2 · 1000 · 256 untied embeddings
+    assert_eq!(model.spec.parameters(), 4 * (131_072 + 65_536 + 393_216) + 512_000);
+    assert!(model.spec.is_generative());
+}
+
+#[test]
+fn nested_language_models_and_their_fields_are_named_in_errors() {
+    let json = r#"{"model_type": "gemma3", "text_config": {"model_type": "gemma3_text", "hidden_size": 640}}"#;
+    let err = serde_json::from_str::<HfConfig>(json)
+        .unwrap()
+        .to_model(None)
+        .unwrap_err()
+        .to_string();
+    assert_eq!(
+        err,
+        "model config: text_config: 'num_hidden_layers' is missing (needed for model_type 'gemma3_text')"
+    );
+}

@@ -55,7 +55,7 @@ pub fn step_cost(
     let b = u64::from(batch);
     // What the matrix products read; embedding tables are gathered row by row and the experts
     // no token reaches are not read.
-    let weights = precision.weight_bytes(spec.matmul_parameters(false, b, seq));
+    let weights = spec.matmul_weight_bytes(precision, false, b, seq);
     let forward_flops = b as f64 * spec.flops_per_item(seq) as f64;
     Ok(match workload {
         Workload::Forward => StepCost {
@@ -78,7 +78,7 @@ pub fn step_cost(
                 .flops_per_generated_token(seq)
                 .ok_or_else(|| not_generative(spec, workload))?;
             let kv = b * spec.kv_cache_bytes(u64::from(seq), precision.activation_bytes());
-            let read = precision.weight_bytes(spec.matmul_parameters(true, b, seq));
+            let read = spec.matmul_weight_bytes(precision, true, b, seq);
             StepCost {
                 flops: (b * per_token) as f64,
                 bytes: read + kv as f64,
@@ -88,7 +88,7 @@ pub fn step_cost(
         }
         Workload::TrainStep => {
             let optimizer = spec.parameters() as f64 * if precision == Precision::Fp32 { 8.0 } else { 12.0 };
-            let gradients = precision.weight_bytes(spec.parameters());
+            let gradients = spec.weight_bytes(precision);
             StepCost {
                 flops: 3.0 * forward_flops,
                 bytes: 2.0 * weights + gradients + 2.0 * optimizer + 2.0 * working_set_traffic(spec, precision, b, seq),

@@ -452,7 +452,7 @@ impl PerfModel {
             return Err(CoreError::UnsupportedPrecision {
                 hardware: runtime.as_str(),
                 precision: req.precision.as_str(),
-                supported: String::from("every precision but llama.cpp's GGUF formats, which llama.cpp runs"),
+                supported: runtime.supported_precisions(),
             });
         }
         let browser = self

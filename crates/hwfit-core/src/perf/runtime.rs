@@ -4,6 +4,9 @@
 //! forward passes on CPUs: `hwfit bench`'s rows; web-llm and ONNX Runtime Web in the browser), and
 //! for training steps PyTorch, the runtime that trains.
 
+use alloc::string::String;
+use alloc::vec::Vec;
+
 use crate::{HardwareType, Precision, Workload};
 
 string_enum! {
@@ -41,6 +44,23 @@ impl Runtime {
     /// describes when the request names none (GGUF formats: llama.cpp, the runtime that reads them).
     #[must_use]
     pub const fn default_for(hardware: HardwareType, workload: Workload, precision: Precision) -> Self {
+        let documented = Self::documented_for(hardware, workload, precision);
+        if documented.runs(precision) {
+            return documented;
+        }
+        // A format the documented runtime cannot read: the runtime that reads it.
+        let trains = matches!(workload, Workload::TrainStep);
+        if Self::LlamaCpp.runs(precision) && !trains && !hardware.is_browser() {
+            Self::LlamaCpp
+        } else if Self::Pytorch.runs(precision) {
+            Self::Pytorch
+        } else {
+            documented
+        }
+    }
+
+    /// The runtime the measurement set documents best for a hardware type and workload.
+    const fn documented_for(hardware: HardwareType, workload: Workload, precision: Precision) -> Self {
         let generates = matches!(workload, Workload::Prefill | Workload::Decode);
         let trains = matches!(workload, Workload::TrainStep);
         match hardware {
@@ -50,19 +70,61 @@ impl Runtime {
             HardwareType::Openvino if !trains => Self::OpenVino,
             HardwareType::Qnn if !trains => Self::Qnn,
             _ if trains => Self::Pytorch,
-            _ if generates => Self::LlamaCpp,
-            HardwareType::Cuda => Self::TensorRt,
+            _ if generates && Self::LlamaCpp.runs(precision) => Self::LlamaCpp,
+            _ if generates => Self::Vllm,
+            HardwareType::Cuda if Self::TensorRt.runs(precision) => Self::TensorRt,
             HardwareType::Cpu => Self::Tract,
-            HardwareType::Rocm | HardwareType::Mps | HardwareType::Openvino | HardwareType::Qnn => Self::Pytorch,
+            HardwareType::Cuda
+            | HardwareType::Rocm
+            | HardwareType::Mps
+            | HardwareType::Openvino
+            | HardwareType::Qnn => Self::Pytorch,
         }
     }
 
     /// Whether the runtime runs weights stored at `precision`: llama.cpp's GGUF formats run on
     /// llama.cpp (and the browser runtimes that read 4-bit blocks), not on engines that read
-    /// framework weights (PyTorch, TensorRT, ONNX Runtime, OpenVINO, tract, vLLM's default path).
+    /// framework weights (PyTorch, TensorRT, ONNX Runtime, OpenVINO, tract, vLLM's default path);
+    /// MXFP4 has kernels in llama.cpp, vLLM, TensorRT-LLM, transformers and MLX; NVFP4 in
+    /// TensorRT-LLM, vLLM and PyTorch (ModelOpt); AWQ/GPTQ/NF4 checkpoints in the PyTorch-based
+    /// engines, vLLM and TensorRT-LLM.
     #[must_use]
     pub const fn runs(self, precision: Precision) -> bool {
-        !precision.is_gguf() || matches!(self, Self::LlamaCpp | Self::WebLlm | Self::Mlx | Self::OnnxRuntimeWeb)
+        if precision.is_gguf() {
+            return matches!(self, Self::LlamaCpp | Self::WebLlm | Self::Mlx | Self::OnnxRuntimeWeb);
+        }
+        match precision {
+            Precision::Mxfp4 => matches!(
+                self,
+                Self::LlamaCpp | Self::Vllm | Self::TensorRt | Self::Pytorch | Self::PytorchCompiled | Self::Mlx
+            ),
+            Precision::Nvfp4 => matches!(
+                self,
+                Self::TensorRt | Self::Vllm | Self::Pytorch | Self::PytorchCompiled
+            ),
+            Precision::Awq => matches!(
+                self,
+                Self::Vllm | Self::TensorRt | Self::Pytorch | Self::PytorchCompiled | Self::OpenVino | Self::Mlx
+            ),
+            Precision::Nf4 => matches!(self, Self::Vllm | Self::Pytorch | Self::PytorchCompiled),
+            _ => true,
+        }
+    }
+
+    /// The precisions the runtime reads, named for an error message.
+    #[must_use]
+    pub fn supported_precisions(self) -> String {
+        let names: Vec<&str> = Precision::ALL
+            .iter()
+            .filter(|p| self.runs(**p) && !p.is_gguf())
+            .map(|p| p.as_str())
+            .collect();
+        let gguf = if self.runs(Precision::Q4KM) {
+            ", every GGUF type"
+        } else {
+            ""
+        };
+        alloc::format!("{}{gguf}", names.join(", "))
     }
 
     /// The runtime of a measurement source's framework text (`"TensorRT 10.2, CUDA 12.4"`,

@@ -244,9 +244,10 @@ fn eager_pytorch_at_batch_1_is_host_bound_and_slower_than_tensorrt() {
     );
     assert!(eager.throughput < tensorrt.throughput);
     assert_eq!(eager.coefficient_source, CoefficientSource::Runtime);
-    // Its eager step is no faster at batch 1 than the fitted per-step host cost allows.
+    // Its eager step is no faster at batch 1 than the fitted per-step host cost allows (the latency
+    // is rounded to four significant digits).
     let h = eager.host_costs.unwrap();
-    assert!(eager.latency >= h.step_ms + h.operators_ms - 1e-9);
+    assert!(eager.latency >= (h.step_ms + h.operators_ms) * (1.0 - 1e-3));
 }
 
 #[test]

@@ -236,7 +236,8 @@ mod tests {
                     Cell::Refused {
                         error: String::from(
                             "mps does not support precision fp8 \
-                             (supported: fp32, fp16, bf16, int8, int4, q4_0, q4_k_m, q5_k_m, q8_0, f16)"
+                             (supported: fp32, fp16, bf16, int8, int4, mxfp4, \
+                             every GGUF type (q4_0 … q8_0, k-quants, i-quants, f16))"
                         )
                     }
                 );

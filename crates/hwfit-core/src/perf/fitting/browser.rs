@@ -175,6 +175,7 @@ fn custom_spec(table: &Table, row: &[Cell<'_>], name: &str) -> Result<ModelSpec,
                 dense_intermediate_size: 0,
                 latent_attention: None,
                 sliding_window: None,
+                recurrent_layers: 0,
             })]
         }
         "mlp" => {

@@ -22,9 +22,10 @@ use serde::Serialize;
 
 pub mod browser;
 pub mod runtimes;
+pub mod validation;
 
 use super::fit::{accuracy, cross_validate_by_device, error_of, fit, summarize, Accuracy, Sample};
-use super::{Coefficients, PerfRequest, Runtime};
+use super::{Coefficients, PerfModel, PerfRequest, Runtime};
 use crate::csv::{Cell, Table};
 use crate::measure::median;
 use crate::Workload;
@@ -48,6 +49,8 @@ pub struct MeasuredData<'a> {
     pub browser_cases: &'a str,
     /// `runtime_steps.csv` (step times of named runtimes: PyTorch, ONNX Runtime, TensorRT …).
     pub runtime_steps: &'a str,
+    /// `moe_steps.csv` (held out: mixture-of-experts and dense llama-bench rows, never fitted).
+    pub moe_steps: &'a str,
 }
 
 /// A row left out, and why.
@@ -125,6 +128,8 @@ pub struct FitReport {
     pub browser: browser::BrowserFit,
     /// Each runtime's step model against its measurements.
     pub runtimes: runtimes::RuntimeFit,
+    /// The fitted model on held-out mixture-of-experts measurements (and dense rows beside them).
+    pub mixture_of_experts: validation::MoeValidation,
     /// The measured curated devices predicted from their device-database rows alone (where the
     /// device database is built in).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -515,6 +520,12 @@ pub fn fit_model(data: &MeasuredData<'_>) -> Result<FitReport, CoreError> {
     }
     let (runtime_coefficients, runtime_fit) = runtimes::fit_and_validate(&runtime_samples, &coefficients);
     coefficients.runtimes = runtime_coefficients;
+    let (mixture_of_experts, moe_excluded) = validation::validate_moe(
+        data.moe_steps,
+        &catalog,
+        &devices,
+        &PerfModel::with_coefficients(coefficients.clone()),
+    )?;
     #[cfg(feature = "device-db")]
     let database_twins = Some(database_twins(&steps, crate::device::DATABASE_CSV)?);
     #[cfg(not(feature = "device-db"))]
@@ -542,6 +553,7 @@ pub fn fit_model(data: &MeasuredData<'_>) -> Result<FitReport, CoreError> {
         memory,
         browser,
         runtimes: runtime_fit,
+        mixture_of_experts,
         database_twins,
         excluded: dataset
             .excluded
@@ -549,6 +561,7 @@ pub fn fit_model(data: &MeasuredData<'_>) -> Result<FitReport, CoreError> {
             .chain(memory_excluded)
             .chain(browser_excluded)
             .chain(runtime_excluded)
+            .chain(moe_excluded)
             .collect(),
     })
 }
@@ -633,6 +646,7 @@ mod tests {
             browser_measurements: include_str!("../../../../../data/measured/browser_measurements.csv"),
             browser_cases: include_str!("../../../../../data/measured/browser_cases.csv"),
             runtime_steps: include_str!("../../../../../data/measured/runtime_steps.csv"),
+            moe_steps: include_str!("../../../../../data/measured/moe_steps.csv"),
         };
         let a = fit_model(&data).unwrap();
         let b = fit_model(&data).unwrap();
@@ -643,5 +657,13 @@ mod tests {
         // That they are the stored coefficients is the CLI's test (stored_coefficients_are_the_fit).
         assert!(a.cross_validated_by_device.samples > 50);
         assert!(a.in_sample.within_25_percent >= a.cross_validated_by_device.within_25_percent);
+        // Held-out mixture-of-experts decode: the routing-aware bytes hold (docs/models.md).
+        let moe = &a.mixture_of_experts;
+        assert!(moe.mixture_of_experts_decode.samples >= 50, "{moe:?}");
+        assert!(
+            moe.mixture_of_experts_decode.within_25_percent >= 0.7,
+            "{:?}",
+            moe.mixture_of_experts_decode
+        );
     }
 }
