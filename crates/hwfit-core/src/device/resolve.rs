@@ -78,6 +78,7 @@ const NOISE: &[&str] = &[
     "founders",
     "asrock",
     "powercolor",
+    "superchip",
 ];
 
 /// Words that name a vendor, and the vendor they name: a device of another vendor never matches.
@@ -126,6 +127,9 @@ pub(crate) struct NameFacts {
     pub gpu_cores: Option<u32>,
     /// The vendor a vendor word in the name names.
     pub vendor: Option<&'static str>,
+    /// Consecutive tokens that were one word (`b100` → (`b`, `100`)): a device name must hold them
+    /// side by side, so `B100` does not match `A100B`.
+    pub fused: Vec<(String, String)>,
 }
 
 /// The part of a name that names the device: the bracketed marketing name of `lspci`/rocm-smi forms
@@ -146,12 +150,101 @@ fn device_part(name: &str) -> &str {
             .unwrap_or(renderer.len());
         return &renderer[..end];
     }
-    match (name.find('['), name.rfind(']')) {
+    let name = match (name.find('['), name.rfind(']')) {
         (Some(open), Some(close)) if close > open && name[open + 1..close].chars().any(|c| c.is_ascii_alphabetic()) => {
             &name[open + 1..close]
         }
         _ => name,
+    };
+    without_driver_suffix(name)
+}
+
+/// Words that open the driver's part of a Mesa, Intel or llama.cpp device string: `(RADV NAVI10)`,
+/// `(radeonsi, navi31, LLVM 19.1.6, DRM 3.54 …)`, `(panvk)`, `(LLVM 15.0.7, 256 bits)`.
+const DRIVER_WORDS: &[&str] = &["radv", "radeonsi", "llvm", "drm", "panvk", "anv", "mesa", "nvk", "zink"];
+
+/// Intel and AMD chip codenames drivers append in parentheses (`(DG2)`, `(TGL GT2)`, `(BMG G21)`):
+/// they name the chip, not the product, so they are dropped; a name that is nothing else is read by
+/// [`codename_products`].
+const CODENAME_PREFIXES: &[&str] = &[
+    "dg1", "dg2", "bmg", "tgl", "cfl", "kbl", "skl", "adl", "rpl", "mtl", "lnl", "arl", "icl", "ehl", "jsl", "whl",
+    "cml", "polaris", "navi", "vega", "gfx",
+];
+
+/// `name` without what drivers append to the product name: a trailing parenthesized driver part or
+/// chip codename, and llama.cpp's ROCm `, gfx1201 (0x1201)`.
+fn without_driver_suffix(name: &str) -> &str {
+    let mut name = name.trim_end();
+    if let Some(comma) = name.find(", gfx") {
+        name = name[..comma].trim_end();
     }
+    while let Some(inner) = name.strip_suffix(')') {
+        let Some(open) = inner.rfind('(') else { break };
+        let first = inner[open + 1..]
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        let driver = DRIVER_WORDS.contains(&first.as_str())
+            || CODENAME_PREFIXES
+                .iter()
+                .any(|p| first.starts_with(p) && first[p.len()..].bytes().all(|b| b.is_ascii_digit()));
+        if !driver || open == 0 {
+            break;
+        }
+        name = inner[..open].trim_end();
+    }
+    name
+}
+
+/// The products a chip codename or ROCm target alone names (`Intel(R) Graphics (BMG G21)`, `gfx908`):
+/// one product resolves, several are an ambiguity listing them.
+pub(crate) fn codename_products(name: &str) -> Option<&'static [&'static str]> {
+    const CODENAMES: &[(&str, &[&str])] = &[
+        ("bmgg21", &["Intel Arc B580", "Intel Arc B570"]),
+        ("gfx908", &["AMD Radeon Instinct MI100"]),
+        (
+            "gfx90a",
+            &["AMD Instinct MI250X", "AMD Instinct MI250", "AMD Instinct MI210"],
+        ),
+        (
+            "gfx942",
+            &["AMD Instinct MI300X", "AMD Instinct MI300A", "AMD Instinct MI325X"],
+        ),
+        (
+            "gfx906",
+            &["AMD Radeon Instinct MI50", "AMD Radeon Instinct MI60", "AMD Radeon VII"],
+        ),
+        (
+            "gfx1100",
+            &[
+                "AMD Radeon RX 7900 XTX",
+                "AMD Radeon RX 7900 XT",
+                "AMD Radeon PRO W7900",
+            ],
+        ),
+    ];
+    let words = raw_words(name);
+    let generic = words.iter().all(|w| {
+        matches!(
+            w.as_str(),
+            "intel" | "r" | "tm" | "graphics" | "amd" | "gpu" | "sramecc" | "xnack"
+        )
+    });
+    let key: String = words
+        .iter()
+        .filter(|w| {
+            !matches!(
+                w.as_str(),
+                "intel" | "r" | "tm" | "graphics" | "amd" | "gpu" | "sramecc" | "xnack"
+            )
+        })
+        .map(String::as_str)
+        .collect();
+    if generic || key.is_empty() {
+        return None;
+    }
+    CODENAMES.iter().find(|(k, _)| *k == key).map(|(_, products)| *products)
 }
 
 /// `18C GPU` → `18 core GPU`, `10gpu` → `10 gpu`, `10cpu` → `10 cpu` (core counts only: up to 3 digits).
@@ -167,7 +260,7 @@ fn unfuse(words: Vec<String>) -> Vec<String> {
                 w.truncate(digits);
                 out.extend([w, String::from("core")]);
             }
-            "gpu" | "cpu" if (1..=3).contains(&digits) => {
+            "gpu" | "cpu" | "cu" if (1..=3).contains(&digits) => {
                 let unit = w.split_off(digits);
                 out.extend([w, unit]);
             }
@@ -235,6 +328,7 @@ pub(crate) fn read(name: &str) -> NameFacts {
         memory_gb: None,
         gpu_cores: None,
         vendor: None,
+        fused: Vec::new(),
     };
     let mut i = 0;
     while i < words.len() {
@@ -263,13 +357,14 @@ pub(crate) fn read(name: &str) -> NameFacts {
                     2
                 }
                 (Some("cpu"), _) if w.len() <= 3 => 2,
-                // A bare core count: GPU cores where the device is sold by them (Apple).
-                (Some("core" | "cores"), _) => {
+                // A bare core count: GPU cores where the device is sold by them (Apple); compute units
+                // as benchmark tables write Apple's GPU cores (`M2 (10CU)`).
+                (Some("core" | "cores" | "cu"), _) => {
                     facts.gpu_cores = facts.gpu_cores.or(Some(n as u32));
                     2
                 }
                 (Some("ghz" | "mhz"), _) if w.contains('.') || n < 10.0 => 2,
-                (Some("cu" | "bits" | "mib" | "mb"), _) => 2,
+                (Some("bits" | "mib" | "mb"), _) => 2,
                 // A year in a name (`M1 (2020)`) is not a model number.
                 _ if w.len() == 4 && (2010.0..=2030.0).contains(&n) && previous.is_none_or(|p| !p.is_empty()) => 1,
                 _ => 0,
@@ -278,6 +373,11 @@ pub(crate) fn read(name: &str) -> NameFacts {
                 i += skip;
                 continue;
             }
+        }
+        // PCI ids (`0x9a49`) and ROCm targets (`gfx1030`) printed beside a product name.
+        if w.starts_with("0x") || (w.starts_with("gfx") && w.len() > 3 && w.as_bytes()[3].is_ascii_digit()) {
+            i += 1;
+            continue;
         }
         if w == "macbook" && next == Some("pro") {
             i += 2;
@@ -294,13 +394,22 @@ pub(crate) fn read(name: &str) -> NameFacts {
                 continue;
             }
         }
+        let fused = parts.len() > 1;
+        let first_new = facts.tokens.len();
         for p in parts {
             let p = match p.as_str() {
                 "laptop" | "notebook" => String::from("mobile"),
                 _ => p,
             };
-            if !NOISE.contains(&p.as_str()) {
+            // A letter fused to a model number is part of it (`W7900`, `R9700`), not the `w/` or
+            // `(R)` the noise words stand for.
+            if !NOISE.contains(&p.as_str()) || (fused && p.len() == 1) {
                 facts.tokens.push(p);
+            }
+        }
+        if fused {
+            for pair in facts.tokens[first_new..].windows(2) {
+                facts.fused.push((pair[0].clone(), pair[1].clone()));
             }
         }
         i += 1;
@@ -475,9 +584,11 @@ fn score(device: &Device, keys: &DeviceKeys, wanted: &NameFacts) -> Option<usize
             return None;
         }
     }
+    let side_by_side = |n: &NameFacts, (a, b): &(String, String)| n.tokens.windows(2).any(|w| w[0] == *a && w[1] == *b);
     keys.names
         .iter()
         .filter(|n| wanted.tokens.iter().all(|t| n.tokens.contains(t)))
+        .filter(|n| wanted.fused.iter().all(|pair| side_by_side(n, pair)))
         .map(|n| {
             (0..n.tokens.len())
                 .filter(|&i| {
@@ -521,7 +632,22 @@ pub(crate) fn resolution<'a>(devices: &'a [Device], index: &Index, name: &str) -
     if let Some(d) = index.exact(&key).and_then(|i| devices.get(i)) {
         return Resolution::Unique(d);
     }
+    if let Some(products) = codename_products(name) {
+        let found: Vec<&Device> = products
+            .iter()
+            .filter_map(|p| index.exact(&normalize_key(p)).and_then(|i| devices.get(i)))
+            .collect();
+        return match found.as_slice() {
+            [] => Resolution::Unknown,
+            [one] => Resolution::Unique(one),
+            _ => Resolution::Ambiguous(found),
+        };
+    }
     let wanted = read(name);
+    // Series words alone (`AMD Radeon RX`, `RTX`) name no device.
+    if wanted.tokens.iter().all(|t| FREE.contains(&t.as_str())) {
+        return Resolution::Unknown;
+    }
     // A name that repeats a model number lists alternatives (`MI250X/MI250`, `RX 6800/6800 XT`).
     let repeats = wanted
         .tokens
@@ -540,17 +666,34 @@ pub(crate) fn resolution<'a>(devices: &'a [Device], index: &Index, name: &str) -
     }
     // A lone match that adds a model number the name did not state is another device's name
     // (`Xeon Platinum` is not `Xeon Platinum 8480+`).
+    // (A memory type's generation, `HBM3`'s 3, is no model number.)
     let adds_number = |keys: &DeviceKeys| {
         keys.names.iter().all(|n| {
-            n.tokens
-                .iter()
-                .any(|t| !wanted.tokens.contains(t) && t.chars().all(|c| c.is_ascii_digit()))
+            n.tokens.iter().enumerate().any(|(i, t)| {
+                let memory_generation = i
+                    .checked_sub(1)
+                    .is_some_and(|p| matches!(n.tokens[p].as_str(), "hbm" | "gddr" | "lpddr" | "ddr"));
+                !wanted.tokens.contains(t) && t.chars().all(|c| c.is_ascii_digit()) && !memory_generation
+            })
         })
     };
     match scored.as_slice() {
         [] => Resolution::Unknown,
         [(_, only, keys)] if !repeats && !adds_number(keys) => Resolution::Unique(only),
         [(0, d, _), (second, _, _), ..] if *second > 0 && !repeats => Resolution::Unique(d),
+        // One match closer than every other, which every other extends (`W7900` → `Radeon PRO W7900`,
+        // not `Radeon PRO W7900 Dual Slot`): the others are its variants.
+        [(best, d, keys), (second, _, _), ..]
+            if second > best
+                && !repeats
+                && !adds_number(keys)
+                && scored[1..].iter().all(|(_, _, k)| extends(k, keys)) =>
+        {
+            Resolution::Unique(d)
+        }
+        _ if !repeats && memory_variants(&scored).is_some() => {
+            Resolution::Unique(memory_variants(&scored).unwrap_or(scored[0].1))
+        }
         _ => {
             let best = scored[0].0;
             Resolution::Ambiguous(
@@ -597,6 +740,46 @@ fn standard_listing<'a>(scored: &[(usize, &'a Device, &DeviceKeys)], wanted: &Na
         .filter(|(_, d, _)| d.id != only.1.id)
         .all(|(_, d, _)| released_before(only.1.released.as_deref(), d.released.as_deref()));
     (plains.next().is_none() && same_product && earlier).then_some(only.1)
+}
+
+/// Whether one of `variant`'s names holds every token of `base`'s full name.
+fn extends(variant: &DeviceKeys, base: &DeviceKeys) -> bool {
+    let Some(base_name) = base.names.get(1) else {
+        return false;
+    };
+    variant
+        .names
+        .iter()
+        .any(|n| base_name.tokens.iter().all(|t| n.tokens.contains(t)))
+}
+
+/// Among equally good matches that compute and read memory at the same rates and differ only in how
+/// much memory they carry (`Intel Arc A770` 8 GB and 16 GB), the one with the least: the prediction is
+/// the same, and whether a model fits is answered for the smallest, so no fit is promised that one of
+/// them cannot keep.
+fn memory_variants<'a>(scored: &[(usize, &'a Device, &DeviceKeys)]) -> Option<&'a Device> {
+    let best = scored.first()?.0;
+    let tied: Vec<&Device> = scored
+        .iter()
+        .take_while(|(s, _, _)| *s == best)
+        .map(|(_, d, _)| *d)
+        .collect();
+    let first = tied.first()?;
+    let same = |a: f64, b: f64| (a - b).abs() <= 0.01 * a.abs().max(b.abs());
+    let same_rates = tied.iter().all(|d| {
+        d.vendor == first.vendor
+            && d.hardware_type == first.hardware_type
+            && same(d.dense_tflops.fp32, first.dense_tflops.fp32)
+            && same(
+                d.dense_tflops.fp16.unwrap_or(0.0),
+                first.dense_tflops.fp16.unwrap_or(0.0),
+            )
+            && same(d.memory_bandwidth_gbs, first.memory_bandwidth_gbs)
+    });
+    let differ_in_memory = tied.iter().any(|d| !same(d.memory_gb, first.memory_gb));
+    (tied.len() >= 2 && same_rates && differ_in_memory)
+        .then(|| tied.into_iter().min_by(|a, b| a.memory_gb.total_cmp(&b.memory_gb)))
+        .flatten()
 }
 
 /// Whether release date `a` is known to precede `b` (`2021-05-31` < `2022-01-01`; a year alone
