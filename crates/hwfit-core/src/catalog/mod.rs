@@ -217,10 +217,68 @@ impl Catalog {
         if let Some(found) = self.lookup(name) {
             return Ok(found);
         }
+        if let Some(found) = self.lookup_repackaged(name) {
+            return Ok(found);
+        }
         name_estimate::estimate(name).ok_or_else(|| CoreError::UnknownModel {
             name: String::from(name),
             suggestions: self.closest(name, 3).join(", "),
         })
+    }
+
+    /// A repackaged model by its base: another organisation's upload (`unsloth/…`, `mlx-community/…`),
+    /// a format or quantization suffix (`-GGUF`, `-AWQ`, `-FP8`, `-4bit`, `-Q4_K_M`), a release date
+    /// (`-2507`) or a variant (`-Instruct`, `-it`, `-pt`, `-Base`) over a catalog model: the same
+    /// architecture. The answer's source says how the name was read.
+    fn lookup_repackaged(&self, name: &str) -> Option<ResolvedModel> {
+        const SUFFIXES: &[&str] = &[
+            "gguf", "awq", "gptq", "fp8", "dynamic", "int4", "int8", "w4a16", "w8a8", "bnb", "4bit", "8bit", "mlx",
+            "nvfp4", "mxfp4", "instruct", "it", "pt", "chat", "base", "hf", "unsloth", "i1", "imat", "imatrix",
+        ];
+        let short = name.rsplit('/').next().unwrap_or(name);
+        let mut segments: Vec<&str> = short.split(['-', '_', '.']).collect();
+        // Precision names carry their own separators (`Q4_K_M`): cut at the first one that parses.
+        let joined = |parts: &[&str]| parts.join("-");
+        let mut tried: Vec<String> = Vec::new();
+        while segments.len() > 1 {
+            let last = segments[segments.len() - 1].to_ascii_lowercase();
+            let tail_precision =
+                (1..segments.len()).find(|&i| segments[i..].join("_").parse::<crate::Precision>().is_ok());
+            if let Some(i) = tail_precision {
+                segments.truncate(i);
+            } else if SUFFIXES.contains(&last.as_str()) || (last.len() == 4 && last.bytes().all(|b| b.is_ascii_digit()))
+            {
+                segments.pop();
+            } else {
+                break;
+            }
+            let base = joined(&segments);
+            for candidate in [
+                base.clone(),
+                alloc::format!("{base}-Instruct"),
+                alloc::format!("{base}-it"),
+            ] {
+                for candidate in [
+                    candidate.clone(),
+                    String::from(candidate.strip_prefix("Meta-").unwrap_or(&candidate)),
+                ] {
+                    if tried.contains(&candidate) {
+                        continue;
+                    }
+                    if let Some(mut found) = self.lookup(&candidate) {
+                        if let SpecSource::Catalog { reference } = &mut found.source {
+                            *reference = alloc::format!(
+                                "{reference}; '{name}' read as {}: the same architecture, repackaged",
+                                found.spec.name
+                            );
+                        }
+                        return Some(found);
+                    }
+                    tried.push(candidate);
+                }
+            }
+        }
+        None
     }
 
     /// Up to `n` catalog ids closest to `name` (by edit distance over normalized keys, or containment).
@@ -310,6 +368,31 @@ mod tests {
     fn unknown_names_list_close_matches() {
         let err = Catalog::builtin().resolve("bert-bse-uncased").unwrap_err().to_string();
         assert!(err.contains("did you mean: google-bert/bert-base-uncased"), "{err}");
+    }
+
+    #[test]
+    fn repackaged_uploads_resolve_to_their_base_model() {
+        let catalog = Catalog::builtin();
+        for (name, base) in [
+            ("unsloth/Qwen3-30B-A3B-GGUF", "Qwen/Qwen3-30B-A3B"),
+            (
+                "bartowski/Meta-Llama-3.1-8B-Instruct-GGUF",
+                "meta-llama/Llama-3.1-8B-Instruct",
+            ),
+            ("mlx-community/Qwen3-30B-A3B-4bit", "Qwen/Qwen3-30B-A3B"),
+            ("Qwen/Qwen3-8B-FP8", "Qwen/Qwen3-8B"),
+            ("Qwen3-8B-Q4_K_M", "Qwen/Qwen3-8B"),
+            ("unsloth/gpt-oss-20b-GGUF", "openai/gpt-oss-20b"),
+        ] {
+            let found = catalog.resolve(name).unwrap();
+            assert_eq!(found.spec.name, base, "{name}");
+            let SpecSource::Catalog { reference } = &found.source else {
+                panic!("{name}")
+            };
+            assert!(reference.contains("repackaged"), "{reference}");
+        }
+        // A name whose base is unknown is still an estimate.
+        assert!(catalog.resolve("acme/Thing-7B-GGUF").unwrap().source.is_estimate());
     }
 
     #[test]
