@@ -336,6 +336,15 @@ impl TransformerStack {
     /// looked up row by row, not read whole (a tied table is read once, as the output projection).
     #[must_use]
     pub fn matmul_parameters(&self, tokens: u64) -> u64 {
+        u64::from(self.layers) * self.attention_parameters_per_layer()
+            + self.always_active_ffn_parameters()
+            + self.reached_expert_parameters(tokens)
+            + self.projected_table_parameters()
+    }
+
+    /// The tables a step multiplies by rather than looks up: the output projection over the
+    /// vocabulary (generating stacks) and the patch projection (image stacks).
+    fn projected_table_parameters(&self) -> u64 {
         let h = u64::from(self.hidden_size);
         let output = if self.generates() {
             u64::from(self.vocab_size) * h
@@ -346,11 +355,7 @@ impl TransformerStack {
             Modality::Image { patch_size, .. } => 3 * u64::from(patch_size).pow(2) * h,
             _ => 0,
         };
-        u64::from(self.layers) * self.attention_parameters_per_layer()
-            + self.always_active_ffn_parameters()
-            + self.reached_expert_parameters(tokens)
-            + output
-            + patches
+        output + patches
     }
 
     /// Bytes of `parameters` split by role at `precision`: checkpoint formats keep the embedding
@@ -380,17 +385,11 @@ impl TransformerStack {
     /// [`Self::matmul_parameters`]).
     #[must_use]
     pub fn matmul_weight_bytes(&self, precision: Precision, tokens: u64) -> f64 {
-        let h = u64::from(self.hidden_size);
-        let output = if self.generates() {
-            u64::from(self.vocab_size) * h
-        } else {
-            0
-        };
-        let patches = match self.input {
-            Modality::Image { patch_size, .. } => 3 * u64::from(patch_size).pow(2) * h,
-            _ => 0,
-        };
-        self.split_bytes(precision, output + patches, self.reached_expert_parameters(tokens))
+        self.split_bytes(
+            precision,
+            self.projected_table_parameters(),
+            self.reached_expert_parameters(tokens),
+        )
     }
 
     /// Tokens each layer attends to with `context` tokens in view, summed over the layers (local

@@ -25,7 +25,7 @@ use crate::browser::{wasm_device, webgpu_view};
 use crate::csv::{Cell, Table};
 use crate::device::Resolution;
 use crate::perf::{BrowserCoefficients, Coefficients, PerfModel, PerfRequest};
-use crate::spec::{Component, ConvNet, Modality, ModelSpec, StackRole, TransformerStack};
+use crate::spec::{Component, ConvNet, Modality, ModelSpec, StackRole};
 use crate::{Catalog, CoreError, Device, DeviceCatalog, Family, Precision, Subfamily, Workload};
 
 /// A measured speed-up within this factor of 1 is a tie: no faster back-end to predict.
@@ -151,32 +151,15 @@ fn custom_spec(table: &Table, row: &[Cell<'_>], name: &str) -> Result<ModelSpec,
             let (layers, hidden, heads, intermediate) =
                 (req("layers")?, req("hidden")?, req("heads")?, req("intermediate")?);
             let decoder = arch == "decoder";
-            vec![Component::Transformer(TransformerStack {
-                role: if decoder {
-                    StackRole::Decoder
-                } else {
-                    StackRole::Encoder
-                },
-                input: Modality::Text,
-                layers,
-                hidden_size: hidden,
-                attention_heads: heads,
-                kv_heads: heads,
-                head_dim: hidden / heads.max(1),
-                intermediate_size: intermediate,
-                gated_ffn: decoder,
-                experts: 1,
-                active_experts: 1,
-                vocab_size: number::<u32>(table, row, "vocab")?.unwrap_or(0),
-                tied_embeddings: true,
-                learned_positions: 0,
-                shared_expert_size: 0,
-                dense_layers: 0,
-                dense_intermediate_size: 0,
-                latent_attention: None,
-                sliding_window: None,
-                recurrent_layers: 0,
-            })]
+            let role = if decoder {
+                StackRole::Decoder
+            } else {
+                StackRole::Encoder
+            };
+            let mut stack = crate::catalog::build::stack(role, Modality::Text, layers, hidden, heads, intermediate)
+                .vocab(number::<u32>(table, row, "vocab")?.unwrap_or(0), true);
+            stack.gated_ffn = decoder;
+            vec![Component::Transformer(stack)]
         }
         "mlp" => {
             let (layers, hidden) = (req("layers")?, req("hidden")?);

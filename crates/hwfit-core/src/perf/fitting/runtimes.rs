@@ -192,6 +192,39 @@ fn parse_precision(text: &str) -> Result<Precision, String> {
         .map_err(|_| format!("precision '{text}' is not one hwfit models"))
 }
 
+/// Checks that a measurement row names its source and quotes it.
+pub(super) fn check_source<'a>(get: &impl Fn(&str) -> Result<&'a str, String>) -> Result<(), String> {
+    for required in ["source", "source_ref", "quote"] {
+        if get(required)?.trim().is_empty() {
+            return Err(format!(
+                "'{required}' is empty: every row names its source and quotes it"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A measurement row's `value`: a positive number, else an error of the data.
+pub(super) fn positive_value<'a>(get: &impl Fn(&str) -> Result<&'a str, String>) -> Result<f64, String> {
+    let text = get("value")?;
+    let value: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("value '{text}' is not a number"))?;
+    if value.is_finite() && value > 0.0 {
+        Ok(value)
+    } else {
+        Err(format!("value {value} is not a positive number"))
+    }
+}
+
+/// The device a measurement row names, or why it is left out.
+pub(super) fn measured_device<'d>(devices: &'d DeviceCatalog, hardware: &str) -> Result<&'d Device, String> {
+    devices
+        .resolve_measured(hardware)
+        .map_err(|e| format!("device '{hardware}': {e}"))
+}
+
 /// The samples of `runtime_steps.csv` and the rows left out.
 pub fn samples(
     text: &str,
@@ -219,13 +252,7 @@ fn sample(
     devices: &DeviceCatalog,
 ) -> Result<Result<RuntimeSample, String>, String> {
     let get = |name: &str| t.get(r, name);
-    for required in ["source", "source_ref", "quote"] {
-        if get(required)?.trim().is_empty() {
-            return Err(format!(
-                "'{required}' is empty: every row names its source and quotes it"
-            ));
-        }
-    }
+    check_source(&get)?;
     let runtime: Runtime = get("runtime")?.parse().map_err(|e| format!("{e}"))?;
     if CLASS_RUNTIMES.contains(&runtime) {
         return Ok(Err(format!(
@@ -233,13 +260,7 @@ fn sample(
         )));
     }
     let workload: Workload = get("workload")?.parse().map_err(|e| format!("{e}"))?;
-    let value: f64 = get("value")?
-        .trim()
-        .parse()
-        .map_err(|_| format!("value '{}' is not a number", get("value").unwrap_or_default()))?;
-    if !(value.is_finite() && value > 0.0) {
-        return Err(format!("value {value} is not a positive number"));
-    }
+    let value = positive_value(&get)?;
     let precision = match parse_precision(get("precision")?) {
         Ok(p) => p,
         Err(why) => return Ok(Err(why)),
@@ -260,9 +281,9 @@ fn sample(
             .map_err(|_| format!("seq_length '{text}' is not a whole number"))?,
     };
     let hardware = get("hardware")?;
-    let device = match devices.resolve_measured(hardware) {
+    let device = match measured_device(devices, hardware) {
         Ok(d) => d,
-        Err(e) => return Ok(Err(format!("device '{hardware}': {e}"))),
+        Err(why) => return Ok(Err(why)),
     };
     let request = PerfRequest {
         precision,

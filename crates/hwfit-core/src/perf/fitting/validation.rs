@@ -8,6 +8,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::Serialize;
 
+use super::runtimes::{check_source, measured_device, positive_value};
 use super::{invalid, Excluded};
 use crate::csv::{Cell, Table};
 use crate::perf::fit::{summarize, Accuracy};
@@ -89,23 +90,11 @@ fn predict_row(
     model: &PerfModel,
 ) -> Result<Result<ValidationSample, String>, String> {
     let get = |name: &str| t.get(r, name);
-    for required in ["source", "source_ref", "quote"] {
-        if get(required)?.trim().is_empty() {
-            return Err(format!(
-                "'{required}' is empty: every row names its source and quotes it"
-            ));
-        }
-    }
+    check_source(&get)?;
     if get("metric")?.trim() != "tokens_per_s" {
         return Err(format!("metric '{}' is not tokens_per_s", get("metric")?));
     }
-    let measured: f64 = get("value")?
-        .trim()
-        .parse()
-        .map_err(|_| format!("value '{}' is not a number", get("value").unwrap_or_default()))?;
-    if !(measured.is_finite() && measured > 0.0) {
-        return Err(format!("value {measured} is not a positive number"));
-    }
+    let measured = positive_value(&get)?;
     let runtime: Runtime = get("runtime")?.parse().map_err(|e| format!("{e}"))?;
     let workload: Workload = get("workload")?.parse().map_err(|e| format!("{e}"))?;
     let precision: Precision = get("precision")?.parse().map_err(|e| format!("{e}"))?;
@@ -122,9 +111,9 @@ fn predict_row(
         return Ok(Err(format!("model '{name}' is not in the catalog")));
     };
     let hardware = get("hardware")?;
-    let device = match devices.resolve_measured(hardware) {
+    let device = match measured_device(devices, hardware) {
         Ok(d) => d,
-        Err(e) => return Ok(Err(format!("device '{hardware}': {e}"))),
+        Err(why) => return Ok(Err(why)),
     };
     let request = PerfRequest {
         precision,
