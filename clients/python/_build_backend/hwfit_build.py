@@ -43,7 +43,8 @@ __all__ = [
 
 
 def _parse_project_table(text: str) -> Dict[str, Any]:
-    """The ``[project]`` table of a pyproject.toml.
+    """The ``[project]`` table of a pyproject.toml, with its sub-tables
+    (``[project.optional-dependencies]``) as nested dicts.
 
     ``tomllib`` where it exists (3.11+); before that, a reader for the subset
     this file uses: ``key = "string"`` and ``key = [ "strings", ... ]`` (one or
@@ -58,7 +59,7 @@ def _parse_project_table(text: str) -> Dict[str, Any]:
 
 def _parse_project_subset(text: str) -> Dict[str, Any]:
     project: Dict[str, Any] = {}
-    in_project = False
+    table: Optional[Dict[str, Any]] = None  # the table the lines go to; None outside [project]
     pending: Optional[Tuple[str, str]] = None
     for line in text.splitlines():
         stripped = line.strip()
@@ -66,7 +67,8 @@ def _parse_project_subset(text: str) -> Dict[str, Any]:
             key, value = pending
             value += " " + stripped
             if value.count("[") == value.count("]"):
-                project[key] = ast.literal_eval(value)
+                assert table is not None
+                table[key] = ast.literal_eval(value)
                 pending = None
             else:
                 pending = (key, value)
@@ -74,9 +76,15 @@ def _parse_project_subset(text: str) -> Dict[str, Any]:
         if not stripped or stripped.startswith("#"):
             continue
         if stripped.startswith("["):
-            in_project = stripped == "[project]"
+            header = stripped.split("#", 1)[0].strip()
+            if header == "[project]":
+                table = project
+            elif header.startswith("[project.") and header.endswith("]") and not header.startswith("[["):
+                table = project.setdefault(header[len("[project.") : -1].strip(), {})
+            else:
+                table = None
             continue
-        if not in_project:
+        if table is None:
             continue
         key, sep, value = stripped.partition("=")
         if not sep:
@@ -85,7 +93,7 @@ def _parse_project_subset(text: str) -> Dict[str, Any]:
         if value.startswith("[") and value.count("[") != value.count("]"):
             pending = (key, value)
         else:
-            project[key] = ast.literal_eval(value)
+            table[key] = ast.literal_eval(value)
     if pending is not None:
         raise ValueError(f"pyproject.toml: unterminated array for {pending[0]!r}")
     return project
@@ -99,7 +107,26 @@ def project() -> Dict[str, Any]:
             raise ValueError(f"pyproject.toml: [project] needs a string {key!r}")
     if table.get("dependencies"):
         raise ValueError("pyproject.toml: hwfit-client has no runtime dependencies")
+    extras = table.get("optional-dependencies", {})
+    if not isinstance(extras, dict) or not all(
+        isinstance(name, str) and isinstance(reqs, list) and all(isinstance(r, str) for r in reqs)
+        for name, reqs in extras.items()
+    ):
+        raise ValueError("pyproject.toml: [project.optional-dependencies] maps names to lists of strings")
     return table
+
+
+def _requires_dist(table: Dict[str, Any]) -> List[str]:
+    """``Requires-Dist`` lines of the optional dependencies, each marked with its extra."""
+    lines = []
+    for extra, requirements in table.get("optional-dependencies", {}).items():
+        name = re.sub(r"[-_.]+", "-", extra).lower()  # PEP 685 normalised extra name
+        lines.append(f"Provides-Extra: {name}")
+        for requirement in requirements:
+            requirement, _, marker = requirement.partition(";")
+            condition = f'({marker.strip()}) and extra == "{name}"' if marker.strip() else f'extra == "{name}"'
+            lines.append(f"Requires-Dist: {requirement.strip()}; {condition}")
+    return lines
 
 
 def _dist_name(table: Dict[str, Any]) -> str:
@@ -119,6 +146,7 @@ def _metadata(table: Dict[str, Any]) -> str:
     if table.get("keywords"):
         lines.append("Keywords: " + ",".join(table["keywords"]))
     lines.extend(f"Classifier: {c}" for c in table.get("classifiers", []))
+    lines.extend(_requires_dist(table))
     readme = table.get("readme")
     body = ""
     if isinstance(readme, str):

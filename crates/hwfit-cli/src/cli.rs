@@ -73,8 +73,8 @@ pub enum Command {
     /// The benchmark database: import measurements, list, count, export.
     #[command(subcommand)]
     Db(DbCommand),
-    /// Time catalog models through tract on this CPU (random weights at the models' sizes) and
-    /// store the timings, with the microbenchmark figures, in the benchmark database.
+    /// Measure models on this machine with a runtime (tract, ONNX Runtime, PyTorch, llama.cpp) on
+    /// its CPU or GPU, and store the records, with the microbenchmark figures, in the benchmark database.
     Bench(BenchArgs),
     /// Train the learned predictor on the measurements and write it as ONNX, with the
     /// leave-devices-out cross-validation report.
@@ -85,10 +85,55 @@ pub enum Command {
     Fit(FitArgs),
 }
 
+/// The runtime `hwfit bench` measures with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum BenchRuntime {
+    /// tract, in this binary: catalog architectures as ONNX graphs on the CPU.
+    Tract,
+    /// ONNX Runtime, loaded at run time: the same graphs on any of its execution providers.
+    #[value(name = "onnxruntime", alias = "ort")]
+    OnnxRuntime,
+    /// PyTorch through the Python client's runner (`python -m hwfit_client.bench`): Hugging Face
+    /// models built from their config.json, eager or torch.compile, inference or training.
+    #[value(name = "pytorch", alias = "torch")]
+    Pytorch,
+    /// llama.cpp's `llama-bench` on GGUF files.
+    #[value(name = "llama.cpp", alias = "llamacpp")]
+    LlamaCpp,
+}
+
+/// Where `hwfit bench` runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum BenchHardware {
+    /// The best hardware this machine has that the runtime can use (a GPU over the CPU).
+    Auto,
+    /// The CPU.
+    Cpu,
+    /// An NVIDIA GPU.
+    Cuda,
+    /// An AMD GPU.
+    Rocm,
+    /// An Apple-silicon GPU (PyTorch's MPS, ONNX Runtime's Core ML, llama.cpp's Metal).
+    Mps,
+    /// An Intel GPU (PyTorch's XPU, ONNX Runtime's OpenVINO, llama.cpp's SYCL).
+    Xpu,
+}
+
 /// Arguments of `hwfit bench`.
 #[derive(Debug, Args)]
 pub struct BenchArgs {
-    /// Catalog models (repeatable; default: all-MiniLM-L6-v2, bert-base-uncased, gpt2, resnet-50).
+    /// The runtime to measure with.
+    #[arg(long, value_enum, default_value = "tract")]
+    pub runtime: BenchRuntime,
+    /// Where to run (tract: the CPU only).
+    #[arg(long, value_enum, default_value = "cpu")]
+    pub hardware: BenchHardware,
+    /// Inference (forward, prefill, decode) or training steps (PyTorch only).
+    #[arg(long, default_value = "inference")]
+    pub mode: hwfit_core::Mode,
+    /// Models (repeatable): catalog names, config.json files, or with llama.cpp GGUF files
+    /// (default: all-MiniLM-L6-v2, bert-base-uncased, gpt2, resnet-50; with --family, that
+    /// family's catalog models the runtime builds and the memory holds).
     #[arg(long = "model", value_name = "MODEL")]
     pub models: Vec<String>,
     /// Only models of this family (embedding, text_generation, vision).
@@ -100,6 +145,19 @@ pub struct BenchArgs {
     /// Sequence lengths (prompt tokens, or the KV context for decode).
     #[arg(long, value_delimiter = ',', default_values_t = [16, 64])]
     pub seq_lengths: Vec<u32>,
+    /// Threads the runtime computes on (default: this machine's physical cores).
+    #[arg(long)]
+    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub pytorch: BenchPytorchArgs,
+    #[command(flatten)]
+    pub onnxruntime: BenchOnnxRuntimeArgs,
+    #[command(flatten)]
+    pub llama_cpp: BenchLlamaCppArgs,
+    /// The Python that runs PyTorch, and where ONNX Runtime is looked for (default:
+    /// `$HWFIT_PYTHON`, else python3).
+    #[arg(long, value_name = "PATH")]
+    pub python: Option<PathBuf>,
     /// Timed runs stop after this long per case (at least 3 runs), ms.
     #[arg(long, default_value_t = 1500)]
     pub budget_ms: u64,
@@ -110,6 +168,9 @@ pub struct BenchArgs {
     /// Also write the records as JSON (hwfit's export format, importable with `hwfit db import`).
     #[arg(long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Also write the report as Markdown.
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
     #[command(flatten)]
     pub database: DatabaseArg,
     /// Do not store in the database.
@@ -118,6 +179,48 @@ pub struct BenchArgs {
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `hwfit bench --runtime pytorch` options.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "PyTorch")]
+pub struct BenchPytorchArgs {
+    /// The weights' precision (fp32, fp16, bf16; the graphs of tract and ONNX Runtime are fp32, a
+    /// GGUF file has its own).
+    #[arg(long)]
+    pub precision: Option<String>,
+    /// Run under autocast to this type (fp16, bf16).
+    #[arg(long, value_name = "TYPE")]
+    pub autocast: Option<String>,
+    /// Compile the model with torch.compile.
+    #[arg(long)]
+    pub compile: bool,
+}
+
+/// `hwfit bench --runtime onnxruntime` options.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "ONNX Runtime")]
+pub struct BenchOnnxRuntimeArgs {
+    /// The execution provider (cpu, cuda, tensorrt, rocm, migraphx, openvino, coreml, directml;
+    /// default: the one for --hardware).
+    #[arg(long, value_name = "PROVIDER")]
+    pub execution_provider: Option<String>,
+    /// The library (default: `$ORT_DYLIB_PATH`, else the Python onnxruntime package's, else the
+    /// system's libonnxruntime).
+    #[arg(long, value_name = "PATH")]
+    pub onnxruntime_lib: Option<PathBuf>,
+}
+
+/// `hwfit bench --runtime llama.cpp` options.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "llama.cpp")]
+pub struct BenchLlamaCppArgs {
+    /// The llama-bench binary (default: llama-bench on PATH).
+    #[arg(long, value_name = "PATH")]
+    pub llama_bench: Option<PathBuf>,
+    /// Tokens generated per decode test.
+    #[arg(long, default_value_t = 32)]
+    pub gen_tokens: u32,
 }
 
 /// Arguments of `hwfit train`.

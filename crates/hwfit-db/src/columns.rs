@@ -40,6 +40,12 @@ pub(crate) fn cells(r: &BenchmarkRecord) -> Vec<Cell> {
         json(&r.host),
         text(&r.measured_at),
         text(&r.notes),
+        text(&r.runtime_version),
+        text(&r.execution),
+        text(&r.math_mode),
+        Cell::Real(r.memory_device_mb),
+        int(r.warmup_runs),
+        int(r.timed_runs),
     ]
 }
 
@@ -81,7 +87,10 @@ pub(crate) fn record(row: &impl Columns) -> Result<BenchmarkRecord, DbError> {
         device_count: count(8)?.unwrap_or(1),
         hardware_type: row.text(9)?,
         runtime: required(10)?,
+        runtime_version: row.text(25)?,
+        execution: row.text(26)?,
         precision: row.text(11)?,
+        math_mode: row.text(27)?,
         workload: row.text(12)?,
         batch_size: count(13)?,
         sequence_length: count(14)?,
@@ -91,6 +100,9 @@ pub(crate) fn record(row: &impl Columns) -> Result<BenchmarkRecord, DbError> {
         latency_p50_ms: row.real(18)?,
         latency_p90_ms: row.real(19)?,
         memory_mb: row.real(20)?,
+        memory_device_mb: row.real(28)?,
+        warmup_runs: count(29)?,
+        timed_runs: count(30)?,
         source: required(21)?,
         host: json(22)?,
         measured_at: row.text(23)?,

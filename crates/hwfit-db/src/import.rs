@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 use hwfit_core::{Catalog, DeviceCatalog, HardwareType, Precision};
 use serde_json::Value;
 
-use crate::schema::COLUMNS;
+use crate::schema::{COLUMNS, FIRST_COLUMNS};
 use crate::{BenchmarkRecord, DbError};
 
 /// A row left out, and why.
@@ -44,6 +44,9 @@ pub fn read_file(path: &Path) -> Result<FileRecords, DbError> {
 /// Reads measurement text; `name` names it in errors and sources.
 pub fn read_text(name: &str, text: &str) -> Result<FileRecords, DbError> {
     let trimmed = text.trim_start();
+    if trimmed.starts_with('{') && serde_json::from_str::<Value>(text).is_err() {
+        return read_json_lines(name, text);
+    }
     if trimmed.starts_with('{') || trimmed.starts_with('[') {
         let value: Value =
             serde_json::from_str(text).map_err(|e| format_error(name, format!("not valid JSON: {e}")))?;
@@ -70,7 +73,8 @@ fn catalogs() -> &'static (DeviceCatalog, Catalog) {
 
 /// Fills `device` and `hardware_type` from the device catalog when the name resolves, and the
 /// model's family and parameters when hwfit knows the model.
-fn enrich(mut r: BenchmarkRecord) -> BenchmarkRecord {
+#[must_use]
+pub fn enrich(mut r: BenchmarkRecord) -> BenchmarkRecord {
     let (devices, models) = catalogs();
     if let Ok(d) = devices.resolve_measured(&r.device_name) {
         r.device = d.id.clone();
@@ -203,7 +207,7 @@ fn read_csv(name: &str, text: &str) -> Result<FileRecords, DbError> {
         ("WebGPU/WASM comparisons", browser_row)
     } else if columns.has(&["model_id", "vram_required_MB"]) {
         ("web-llm VRAM table", webllm_row)
-    } else if columns.has(COLUMNS) {
+    } else if columns.has(FIRST_COLUMNS) {
         ("hwfit export (CSV)", export_row)
     } else {
         return Err(format_error(
@@ -407,11 +411,11 @@ fn export_row(r: &CsvRow<'_>) -> Result<Vec<BenchmarkRecord>, String> {
                 serde_json::from_str(text).map_err(|e| format!("{column}: {e}"))?
             }
             "model_parameters_m" | "throughput" | "latency_mean_ms" | "latency_p50_ms" | "latency_p90_ms"
-            | "memory_mb" => Value::from(
+            | "memory_mb" | "memory_device_mb" => Value::from(
                 text.parse::<f64>()
                     .map_err(|_| format!("{column} '{text}' is not a number"))?,
             ),
-            "device_count" | "batch_size" | "sequence_length" => Value::from(
+            "device_count" | "batch_size" | "sequence_length" | "warmup_runs" | "timed_runs" => Value::from(
                 text.parse::<u32>()
                     .map_err(|_| format!("{column} '{text}' is not a count"))?,
             ),
@@ -424,9 +428,39 @@ fn export_row(r: &CsvRow<'_>) -> Result<Vec<BenchmarkRecord>, String> {
         .map_err(|e| e.to_string())
 }
 
+/// JSON lines: llama-bench's `-o jsonl` (one test per line).
+fn read_json_lines(name: &str, text: &str) -> Result<FileRecords, DbError> {
+    let mut tests = Vec::new();
+    for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+        let value: Value = serde_json::from_str(line)
+            .map_err(|e| format_error(name, format!("line {}: not valid JSON: {e}", i + 1)))?;
+        if !crate::llama_bench::is_test(&value) {
+            return Err(format_error(
+                name,
+                format!("line {}: JSON lines that are not llama-bench tests", i + 1),
+            ));
+        }
+        tests.push((format!("line {}", i + 1), value));
+    }
+    let mut out = FileRecords::default();
+    crate::llama_bench::read_tests(
+        tests.iter().map(|(at, v)| (at.clone(), v)),
+        &format!("llama-bench output ({name})"),
+        &mut out,
+    );
+    Ok(out)
+}
+
 fn read_json(name: &str, value: &Value) -> Result<FileRecords, DbError> {
     let mut out = FileRecords::default();
     match value {
+        Value::Array(items) if crate::llama_bench::is_llama_bench(value) => {
+            crate::llama_bench::read_tests(
+                items.iter().enumerate().map(|(i, v)| (format!("[{i}]"), v)),
+                &format!("llama-bench output ({name})"),
+                &mut out,
+            );
+        }
         Value::Array(items) => {
             out.format = "hwfit export (JSON)";
             for (i, item) in items.iter().enumerate() {
@@ -447,7 +481,7 @@ fn read_json(name: &str, value: &Value) -> Result<FileRecords, DbError> {
         _ => {
             return Err(format_error(
                 name,
-                String::from("JSON that is neither hwfit's export (an array of records) nor IPFS Accelerate's aggregated_benchmarks.json ({inference, training})"),
+                String::from("JSON that is neither hwfit's export (an array of records), llama-bench's output nor IPFS Accelerate's aggregated_benchmarks.json ({inference, training})"),
             ))
         }
     }

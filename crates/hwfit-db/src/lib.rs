@@ -11,6 +11,7 @@ mod columns;
 mod error;
 pub mod export;
 pub mod import;
+pub mod llama_bench;
 mod postgres;
 mod record;
 mod schema;

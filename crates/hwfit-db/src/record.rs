@@ -39,9 +39,19 @@ pub struct BenchmarkRecord {
     pub hardware_type: Option<String>,
     /// `llama.cpp`, `TensorRT-LLM`, `PyTorch`, `ONNX Runtime`, `tract`, `transformers.js`, `web-llm` …
     pub runtime: String,
+    /// The runtime's version (`2.9.1`, `1.32.0`, llama.cpp's build `b6000 (abc1234)`), for measurements taken here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime_version: Option<String>,
+    /// How the runtime executed it: PyTorch `eager` or `torch.compile`, an ONNX Runtime execution
+    /// provider (`CUDAExecutionProvider`), tract's optimized plan, llama.cpp's backends.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub execution: Option<String>,
     /// `fp32`, `fp16`, `int8`, `q4_k_m` …
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub precision: Option<String>,
+    /// The arithmetic beyond the weights' format: `fp32`, `fp32 with tf32 matmul`, `autocast bf16` …
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub math_mode: Option<String>,
     /// `forward`, `prefill`, `decode`, `train-step`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub workload: Option<String>,
@@ -69,6 +79,16 @@ pub struct BenchmarkRecord {
     /// Memory, MB.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_mb: Option<f64>,
+    /// Peak memory at the device level, MB (GPU memory the process held, or the process's peak
+    /// resident memory on a CPU), where `memory_mb` is the framework allocator's peak.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_device_mb: Option<f64>,
+    /// Untimed runs before the timed ones.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warmup_runs: Option<u32>,
+    /// Timed runs the latencies summarise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timed_runs: Option<u32>,
     /// A URL or reference, or "measured here".
     pub source: String,
     /// Host facts for measurements taken here (CPU, cores, memory, OS, hwfit version).
@@ -101,7 +121,10 @@ impl BenchmarkRecord {
             device_count: 1,
             hardware_type: None,
             runtime: runtime.into(),
+            runtime_version: None,
+            execution: None,
             precision: None,
+            math_mode: None,
             workload: None,
             batch_size: None,
             sequence_length: None,
@@ -111,6 +134,9 @@ impl BenchmarkRecord {
             latency_p50_ms: None,
             latency_p90_ms: None,
             memory_mb: None,
+            memory_device_mb: None,
+            warmup_runs: None,
+            timed_runs: None,
             source: source.into(),
             host: None,
             measured_at: None,
@@ -139,6 +165,7 @@ impl BenchmarkRecord {
             ("latency_p50_ms", self.latency_p50_ms),
             ("latency_p90_ms", self.latency_p90_ms),
             ("memory_mb", self.memory_mb),
+            ("memory_device_mb", self.memory_device_mb),
             ("model_parameters_m", self.model_parameters_m),
         ];
         for (field, value) in numbers {
@@ -148,13 +175,16 @@ impl BenchmarkRecord {
                 }
             }
         }
-        if numbers[..5].iter().all(|(_, v)| v.is_none()) {
+        if numbers[..6].iter().all(|(_, v)| v.is_none()) {
             return bad(String::from(
                 "nothing measured: a record needs a throughput, a latency or a memory figure",
             ));
         }
         if self.device_count == 0 || self.batch_size == Some(0) || self.sequence_length == Some(0) {
             return bad(String::from("device_count, batch_size and sequence_length must be ≥ 1"));
+        }
+        if self.timed_runs == Some(0) {
+            return bad(String::from("timed_runs must be ≥ 1"));
         }
         // PostgreSQL's text cannot hold a NUL byte: refused on every backend, so both store the same.
         if serde_json::to_string(self).is_ok_and(|json| json.contains("\\u0000")) {

@@ -36,13 +36,24 @@ pub(crate) const COLUMNS: &[&str] = &[
     "host",
     "measured_at",
     "notes",
+    // Migration 2: how a measurement taken here ran.
+    "runtime_version",
+    "execution",
+    "math_mode",
+    "memory_device_mb",
+    "warmup_runs",
+    "timed_runs",
 ];
 
+/// The columns of the first schema (an export CSV from before migration 2 has only these).
+pub(crate) const FIRST_COLUMNS: &[&str] = COLUMNS.split_at(24).0;
+
 /// Every migration, oldest first.
-pub(crate) const MIGRATIONS: &[Migration] = &[Migration {
-    version: 1,
-    name: "benchmark_results",
-    sqlite: "CREATE TABLE benchmark_results (
+pub(crate) const MIGRATIONS: &[Migration] = &[
+    Migration {
+        version: 1,
+        name: "benchmark_results",
+        sqlite: "CREATE TABLE benchmark_results (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         record_key TEXT NOT NULL UNIQUE,
         model_name TEXT NOT NULL, model_family TEXT, model_parameters_m REAL, model_architecture TEXT,
@@ -55,7 +66,7 @@ pub(crate) const MIGRATIONS: &[Migration] = &[Migration {
     );
     CREATE INDEX benchmark_results_model ON benchmark_results (model_name);
     CREATE INDEX benchmark_results_hardware ON benchmark_results (hardware_type, device);",
-    postgres: "CREATE TABLE benchmark_results (
+        postgres: "CREATE TABLE benchmark_results (
         id BIGSERIAL PRIMARY KEY,
         record_key TEXT NOT NULL UNIQUE,
         model_name TEXT NOT NULL, model_family TEXT, model_parameters_m DOUBLE PRECISION, model_architecture TEXT,
@@ -69,7 +80,23 @@ pub(crate) const MIGRATIONS: &[Migration] = &[Migration {
     );
     CREATE INDEX benchmark_results_model ON benchmark_results (model_name);
     CREATE INDEX benchmark_results_hardware ON benchmark_results (hardware_type, device);",
-}];
+    },
+    Migration {
+        version: 2,
+        name: "how a measurement ran",
+        sqlite: "ALTER TABLE benchmark_results ADD COLUMN runtime_version TEXT;
+    ALTER TABLE benchmark_results ADD COLUMN execution TEXT;
+    ALTER TABLE benchmark_results ADD COLUMN math_mode TEXT;
+    ALTER TABLE benchmark_results ADD COLUMN memory_device_mb REAL;
+    ALTER TABLE benchmark_results ADD COLUMN warmup_runs INTEGER;
+    ALTER TABLE benchmark_results ADD COLUMN timed_runs INTEGER;
+    CREATE INDEX benchmark_results_runtime ON benchmark_results (runtime);",
+        postgres: "ALTER TABLE benchmark_results ADD COLUMN runtime_version TEXT,
+        ADD COLUMN execution TEXT, ADD COLUMN math_mode TEXT, ADD COLUMN memory_device_mb DOUBLE PRECISION,
+        ADD COLUMN warmup_runs INTEGER, ADD COLUMN timed_runs INTEGER;
+    CREATE INDEX benchmark_results_runtime ON benchmark_results (runtime);",
+    },
+];
 
 /// The newest schema version this build knows.
 pub(crate) fn latest() -> u32 {

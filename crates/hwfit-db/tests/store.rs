@@ -1,6 +1,6 @@
 //! The SQLite store and the importers on the real files of `data/measured/`.
 
-use hwfit_db::{export, read_file, read_text, DbError, SqliteStore};
+use hwfit_db::{export, read_file, read_text, DbError, SqliteStore, Store};
 
 mod contract;
 
@@ -95,4 +95,36 @@ fn exports_import_back_unchanged() {
     let back = read_text("e.csv", &csv).unwrap();
     assert!(back.rejected.is_empty(), "{:?}", back.rejected);
     assert_eq!(back.records, read.records);
+}
+
+/// A database of the first schema is migrated on opening: its records are kept, and the columns
+/// of how a measurement ran are added.
+#[test]
+fn a_first_schema_database_is_migrated() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.sqlite");
+    let mut store = SqliteStore::open(path.to_str().unwrap()).unwrap();
+    let mut old = hwfit_db::BenchmarkRecord::new("gpt2", "cpu", "tract", "measured here");
+    old.throughput = Some(3.0);
+    store.insert(&[old.clone()], "old").unwrap();
+    drop(store);
+    // Back to schema 1, as an earlier hwfit left it.
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch(
+        "DROP INDEX benchmark_results_runtime;
+         ALTER TABLE benchmark_results DROP COLUMN runtime_version; ALTER TABLE benchmark_results DROP COLUMN execution;
+         ALTER TABLE benchmark_results DROP COLUMN math_mode; ALTER TABLE benchmark_results DROP COLUMN memory_device_mb;
+         ALTER TABLE benchmark_results DROP COLUMN warmup_runs; ALTER TABLE benchmark_results DROP COLUMN timed_runs;
+         DELETE FROM schema_migrations WHERE version = 2;",
+    )
+    .unwrap();
+    drop(conn);
+    let mut reopened = SqliteStore::open(path.to_str().unwrap()).unwrap();
+    assert_eq!(reopened.schema_version().unwrap(), 2);
+    let mut new = old.clone();
+    new.runtime_version = Some("0.23".into());
+    new.timed_runs = Some(3);
+    reopened.insert(&[new.clone()], "new").unwrap();
+    let all = reopened.list(&hwfit_db::Filter::default()).unwrap();
+    assert!(all.contains(&old) && all.contains(&new), "{all:?}");
 }

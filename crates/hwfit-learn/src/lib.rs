@@ -10,7 +10,8 @@
 //! - [`reference`](mod@reference): the Rust-side reference answers of the default model, for tests on both targets;
 //! - `onnx` (feature `onnx`): the ONNX writer the trainer and the runner share;
 //! - `train` (feature `train`): the trainer and its cross-validation report;
-//! - `runner` (feature `runner`): `hwfit bench`'s transformer and CNN graphs run through tract.
+//! - `runner` (feature `runner`): `hwfit bench`'s transformer and CNN graphs run through tract on
+//!   N threads, and through ONNX Runtime with feature `onnxruntime`.
 
 #[cfg(feature = "train")]
 pub mod mlp;

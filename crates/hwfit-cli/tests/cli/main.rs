@@ -1,5 +1,6 @@
 //! End-to-end tests of the `hwfit` binary: JSON outputs as insta snapshots, human output and errors.
 
+mod bench;
 mod classify;
 mod compatibility;
 mod db;

@@ -328,14 +328,18 @@ fn bench_and_train_run_end_to_end() {
         "--no-store",
         "--json",
     ]);
-    let r = &b["results"][0];
+    assert_eq!(
+        (b["runtime"].as_str(), b["execution"].as_str()),
+        (Some("tract"), Some("tract optimized plan"))
+    );
+    let r = &b["records"][0];
     assert_eq!(r["workload"], "forward");
-    assert!(r["p50_ms"].as_f64().unwrap() > 0.0 && r["throughput"].as_f64().unwrap() > 0.0);
-    assert!(r["runs"].as_u64().unwrap() >= 3);
+    assert!(r["latency_p50_ms"].as_f64().unwrap() > 0.0 && r["throughput"].as_f64().unwrap() > 0.0);
+    assert!(r["timed_runs"].as_u64().unwrap() >= 3);
     assert!(
-        b["device"]["dense_tflops"]["fp32"].as_f64().unwrap() > 0.0,
+        r["device_profile"]["dense_tflops"]["fp32"].as_f64().unwrap() > 0.0,
         "{}",
-        b["device"]
+        r["device_profile"]
     );
     let err = run_err(&["bench", "--model", "no-such-model-xyz", "--no-store"]);
     assert!(err.contains("no-such-model-xyz"), "{err}");

@@ -39,7 +39,7 @@ pub fn storage_contract(store: &mut dyn Store) -> usize {
     }
     let stats = store.stats().unwrap();
     assert_eq!(stats.records, total);
-    assert_eq!(stats.schema_version, 1);
+    assert_eq!(stats.schema_version, 2);
     assert!(stats.by_hardware_type["cuda"] > 20, "{stats:?}");
     assert!(stats.by_hardware_type.contains_key("webgpu") && stats.by_hardware_type.contains_key("wasm"));
     assert_eq!(stats.by_import.values().sum::<usize>(), total);
@@ -113,5 +113,23 @@ pub fn storage_contract(store: &mut dyn Store) -> usize {
         })
         .unwrap();
     assert_eq!(back, vec![good]);
-    total + 1
+
+    // How a measurement taken here ran (migration 2) is kept.
+    let mut ran = BenchmarkRecord::new("gpt2", "cpu", "ONNX Runtime", "measured here");
+    ran.throughput = Some(12.0);
+    ran.runtime_version = Some("1.32.0".into());
+    ran.execution = Some("CPUExecutionProvider".into());
+    ran.math_mode = Some("fp32".into());
+    ran.memory_device_mb = Some(512.5);
+    ran.warmup_runs = Some(1);
+    ran.timed_runs = Some(5);
+    assert_eq!(store.insert(&[ran.clone()], "ran").unwrap().added, 1);
+    let back = store
+        .list(&Filter {
+            runtime: Some("ONNX Runtime".into()),
+            ..Filter::default()
+        })
+        .unwrap();
+    assert_eq!(back, vec![ran]);
+    total + 2
 }

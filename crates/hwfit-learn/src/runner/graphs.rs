@@ -1,78 +1,19 @@
-//! `hwfit bench`'s runner: a catalog model's architecture built as an ONNX graph with random
-//! weights (a text transformer — encoder, or decoder for prefill and one decode step over a KV
-//! cache — or a ResNet), optimized by tract and timed on the CPU: warm-up runs, then repeated runs
-//! until a time budget, reported as p50/p90.
+//! The graphs the runner times: a catalog model's architecture as an ONNX graph with random
+//! weights — a text transformer (encoder, or decoder for prefill and one decode step over a KV
+//! cache) or a ResNet — and the inputs of one run.
 //!
 //! Graph code names tensors as the papers do (b, t, d, h, w, x, g for the graph): many short
 //! names are the clearest spelling here.
 #![allow(clippy::many_single_char_names)]
 
-use std::time::{Duration, Instant};
-
 use hwfit_core::spec::{Modality, ModelSpec, StackRole, TransformerStack};
 use hwfit_core::Workload;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde::Serialize;
-use tract_onnx::prelude::*;
 
-use crate::onnx::{encode, Attr, GraphBuilder};
+use super::{BenchGraph, Input};
+use crate::onnx::{Attr, GraphBuilder};
 use crate::LearnError;
-
-/// How long and how often each case runs.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RunConfig {
-    /// Untimed runs first.
-    pub warmup: usize,
-    /// Timed runs at least.
-    pub min_runs: usize,
-    /// Timed runs at most.
-    pub max_runs: usize,
-    /// Stop adding runs once this much time is spent (after `min_runs`).
-    pub budget: Duration,
-}
-
-impl Default for RunConfig {
-    fn default() -> Self {
-        Self {
-            warmup: 1,
-            min_runs: 3,
-            max_runs: 15,
-            budget: Duration::from_millis(1500),
-        }
-    }
-}
-
-/// One case's timings.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Timing {
-    /// Items (or tokens) one run produces.
-    pub items: f64,
-    /// Timed runs.
-    pub runs: usize,
-    /// Mean, ms.
-    pub mean_ms: f64,
-    /// Median, ms.
-    pub p50_ms: f64,
-    /// 90th percentile, ms.
-    pub p90_ms: f64,
-    /// Items per second at the median.
-    pub throughput: f64,
-    /// Parameters in the graph.
-    pub parameters: u64,
-    /// Time to build and optimize the graph, ms.
-    pub build_ms: f64,
-}
-
-/// The graph a case runs, with its inputs.
-pub struct BenchGraph {
-    /// The ONNX graph.
-    pub graph: GraphBuilder,
-    /// Input tensors, in graph order.
-    pub inputs: Vec<Tensor>,
-    /// Items one run produces.
-    pub items: f64,
-}
 
 struct Weights(ChaCha8Rng);
 
@@ -112,6 +53,20 @@ fn resnet_depth(spec: &ModelSpec) -> Option<u32> {
         .collect();
     let depth = digits.parse().ok()?;
     [18, 34, 50, 101, 152].contains(&depth).then_some(depth)
+}
+
+/// The workloads the runner builds for `spec` (none when it cannot build the architecture):
+/// forward passes of encoders and ResNets, prefill and decode of decoders.
+#[must_use]
+pub fn workloads(spec: &ModelSpec) -> &'static [Workload] {
+    if resnet_depth(spec).is_some() && spec.conv_nets().count() == 1 {
+        return &[Workload::Forward];
+    }
+    match text_stack(spec).map(|s| s.role) {
+        Some(StackRole::Encoder) => &[Workload::Forward],
+        Some(StackRole::Decoder) => &[Workload::Prefill, Workload::Decode],
+        _ => &[],
+    }
 }
 
 /// Builds the graph of one case.
@@ -192,7 +147,7 @@ fn transformer(w: &mut Weights, s: &TransformerStack, workload: Workload, batch:
     };
     let l = past + t;
     let ids = g.input_i64("ids", &[b, t]);
-    let mut inputs = vec![Tensor::zero::<i64>(&[b as usize, t as usize]).unwrap_or_else(|_| Tensor::from(0i64))];
+    let mut inputs = vec![Input::tokens(&[b, t])];
     let emb = w.uniform(&mut g, &[vocab, h], 0.02);
     let mut x = g.node("Gather", &[&emb, &ids], &[("axis", Attr::Int(0))]);
     if s.learned_positions > 0 {
@@ -217,10 +172,7 @@ fn transformer(w: &mut Weights, s: &TransformerStack, workload: Workload, batch:
             if decode {
                 let name = format!("past_{part}_{layer}");
                 let p = g.input(&name, &[b, kv, past, d]);
-                inputs.push(
-                    Tensor::zero::<f32>(&[b as usize, kv as usize, past as usize, d as usize])
-                        .unwrap_or_else(|_| Tensor::from(0f32)),
-                );
+                inputs.push(Input::values(&[b, kv, past, d]));
                 y = g.node("Concat", &[&p, &y], &[("axis", Attr::Int(2))]);
             }
             kv_heads.push(repeat_kv(&mut g, &y, b, kv, heads, l, d));
@@ -355,7 +307,7 @@ fn resnet(w: &mut Weights, depth: u32, batch: u32) -> BenchGraph {
     let fc_b = Weights::constant(&mut g, &[1000], 0.0);
     g.node_named("Gemm", &[&flat, &fc, &fc_b], &[("transB", Attr::Int(1))], "logits");
     g.output("logits", &[b, 1000]);
-    let inputs = vec![Tensor::zero::<f32>(&[batch as usize, 3, 224, 224]).unwrap_or_else(|_| Tensor::from(0f32))];
+    let inputs = vec![Input::values(&[i64::from(batch), 3, 224, 224])];
     BenchGraph {
         graph: g,
         inputs,
@@ -363,51 +315,19 @@ fn resnet(w: &mut Weights, depth: u32, batch: u32) -> BenchGraph {
     }
 }
 
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
-    sorted[i.min(sorted.len() - 1)]
-}
-
-/// Builds, optimizes and times one case.
-pub fn run(bench: BenchGraph, config: &RunConfig) -> Result<Timing, LearnError> {
-    let started = Instant::now();
-    let parameters = bench.graph.parameter_count();
-    let bytes = encode(&bench.graph.into_model(&[]));
-    let plan = tract_onnx::onnx()
-        .model_for_read(&mut &*bytes)
-        .and_then(InferenceModelExt::into_optimized)
-        .and_then(IntoRunnable::into_runnable)
-        .map_err(|e| LearnError::Bench(format!("tract: {e:#}")))?;
-    drop(bytes);
-    let build_ms = started.elapsed().as_secs_f64() * 1e3;
-    let inputs: TVec<TValue> = bench.inputs.into_iter().map(TValue::from).collect();
-    let once = || {
-        let t = Instant::now();
-        plan.run(inputs.clone())
-            .map(|_| t.elapsed().as_secs_f64() * 1e3)
-            .map_err(|e| LearnError::Bench(format!("tract: {e:#}")))
-    };
-    for _ in 0..config.warmup {
-        once()?;
+/// `spec` cut to 2 layers and a 512-token vocabulary: the same graph shape, built and run in a
+/// fraction of the time (for tests).
+#[cfg(test)]
+pub(crate) fn tiny(spec: &ModelSpec) -> ModelSpec {
+    use hwfit_core::spec::Component;
+    let mut tiny = spec.clone();
+    for component in &mut tiny.components {
+        if let Component::Transformer(stack) = component {
+            stack.layers = stack.layers.min(2);
+            stack.vocab_size = stack.vocab_size.min(512);
+        }
     }
-    let started = Instant::now();
-    let mut times = Vec::new();
-    while times.len() < config.min_runs || (times.len() < config.max_runs && started.elapsed() < config.budget) {
-        times.push(once()?);
-    }
-    let mean_ms = times.iter().sum::<f64>() / times.len() as f64;
-    times.sort_by(f64::total_cmp);
-    let p50_ms = percentile(&times, 0.5);
-    Ok(Timing {
-        items: bench.items,
-        runs: times.len(),
-        mean_ms,
-        p50_ms,
-        p90_ms: percentile(&times, 0.9),
-        throughput: bench.items / (p50_ms / 1e3),
-        parameters,
-        build_ms,
-    })
+    tiny
 }
 
 #[cfg(test)]
@@ -438,19 +358,11 @@ mod tests {
     }
 
     #[test]
-    fn a_small_decoder_runs_prefill_and_decode() {
-        let s = spec("gpt2");
-        let config = RunConfig {
-            warmup: 0,
-            min_runs: 1,
-            max_runs: 1,
-            budget: Duration::ZERO,
-        };
-        let prefill = run(build(&s, Workload::Prefill, 1, 4, 1).unwrap(), &config).unwrap();
-        assert!((prefill.items - 4.0).abs() < f64::EPSILON);
-        let decode = run(build(&s, Workload::Decode, 2, 8, 1).unwrap(), &config).unwrap();
-        assert!((decode.items - 2.0).abs() < f64::EPSILON);
-        assert!(decode.p50_ms > 0.0 && decode.throughput > 0.0);
+    fn workloads_follow_the_architecture() {
+        assert_eq!(workloads(&spec("gpt2")), [Workload::Prefill, Workload::Decode]);
+        assert_eq!(workloads(&spec("bert-base-uncased")), [Workload::Forward]);
+        assert_eq!(workloads(&spec("resnet-50")), [Workload::Forward]);
+        assert!(workloads(&spec("openai/whisper-tiny")).is_empty());
     }
 
     #[test]

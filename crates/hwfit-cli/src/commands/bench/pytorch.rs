@@ -1,0 +1,158 @@
+//! The PyTorch runner: the Python client's `hwfit_client/bench.py` (compiled into this binary, so
+//! the Python needs only torch and transformers) run per model on its config.json; the records it
+//! prints are read back, checked and named with hwfit's device ids.
+
+use std::path::Path;
+use std::process::Command;
+
+use anyhow::{bail, Context, Result};
+use hwfit_core::{HardwareType, Mode};
+use hwfit_db::BenchmarkRecord;
+use hwfit_native::DetectionReport;
+
+use super::cases::{check_sizes, BenchModel};
+use super::RunContext;
+use crate::cli::{BenchArgs, BenchHardware};
+
+/// The runner's source, as the Python client ships it.
+const RUNNER: &str = include_str!("../../../../../clients/python/hwfit_client/bench.py");
+
+fn join(values: &[u32]) -> String {
+    values.iter().map(ToString::to_string).collect::<Vec<_>>().join(",")
+}
+
+fn hardware_flag(hardware: BenchHardware) -> &'static str {
+    match hardware {
+        BenchHardware::Auto => "auto",
+        BenchHardware::Cpu => "cpu",
+        BenchHardware::Cuda => "cuda",
+        BenchHardware::Rocm => "rocm",
+        BenchHardware::Mps => "mps",
+        BenchHardware::Xpu => "xpu",
+    }
+}
+
+/// The runner's command line for one model.
+fn command(
+    args: &BenchArgs,
+    runner: &Path,
+    config: &Path,
+    model: &BenchModel,
+    output: &Path,
+    threads: usize,
+) -> Command {
+    let mut c = Command::new(super::python(args));
+    c.arg(runner)
+        .arg("--config")
+        .arg(config)
+        .args(["--model-name", &model.name])
+        .args(["--hardware", hardware_flag(args.hardware)])
+        .args([
+            "--mode",
+            if args.mode == Mode::Training {
+                "training"
+            } else {
+                "inference"
+            },
+        ])
+        .args(["--batch-sizes", &join(&args.batch_sizes)])
+        .args(["--seq-lengths", &join(&args.seq_lengths)])
+        .args(["--threads", &threads.to_string()])
+        .args(["--budget-ms", &args.budget_ms.to_string()])
+        .arg("--output")
+        .arg(output);
+    if let Some(precision) = &args.pytorch.precision {
+        c.args(["--precision", precision]);
+    }
+    if let Some(autocast) = &args.pytorch.autocast {
+        c.args(["--autocast", autocast]);
+    }
+    if args.pytorch.compile {
+        c.arg("--compile");
+    }
+    c
+}
+
+/// The last lines of a runner's error output.
+fn tail(text: &str) -> String {
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    lines[lines.len().saturating_sub(8)..].join("\n")
+}
+
+/// Runs the runner on every model and returns the run's context and records.
+pub fn run(
+    args: &BenchArgs,
+    models: &[BenchModel],
+    detection: &DetectionReport,
+    threads: usize,
+) -> Result<(RunContext, Vec<BenchmarkRecord>)> {
+    check_sizes(args)?;
+    if args.onnxruntime.execution_provider.is_some()
+        || args.onnxruntime.onnxruntime_lib.is_some()
+        || args.llama_cpp.llama_bench.is_some()
+    {
+        bail!("--execution-provider, --onnxruntime-lib and --llama-bench belong to other runtimes");
+    }
+    let dir = tempfile::tempdir().context("a temporary directory for the runner")?;
+    let runner = dir.path().join("hwfit_bench_runner.py");
+    std::fs::write(&runner, RUNNER)?;
+    let bar = super::progress(args, models.len() as u64);
+    let mut records = Vec::new();
+    for (i, model) in models.iter().enumerate() {
+        bar.set_message(model.name.clone());
+        let config = dir.path().join(format!("config-{i}.json"));
+        let Some(json) = &model.config else {
+            bail!(
+                "{}: the PyTorch runner builds models from their config.json, and hwfit has none for it; pass the config.json file as --model",
+                model.name
+            );
+        };
+        std::fs::write(&config, serde_json::to_string(json)?)?;
+        let output = dir.path().join(format!("records-{i}.json"));
+        let out = command(args, &runner, &config, model, &output, threads)
+            .output()
+            .with_context(|| format!("running {}", super::python(args).display()))?;
+        if !out.status.success() {
+            bail!(
+                "the PyTorch runner failed on {} ({}):\n{}",
+                model.name,
+                out.status,
+                tail(&String::from_utf8_lossy(&out.stderr))
+            );
+        }
+        let read = hwfit_db::import::read_file(&output)?;
+        if let Some(bad) = read.rejected.first() {
+            bail!(
+                "the PyTorch runner wrote a record hwfit refuses ({}: {})",
+                bad.at,
+                bad.reason
+            );
+        }
+        for mut r in read.records {
+            r.model_family = Some(model.spec.family.to_string());
+            r.model_architecture = serde_json::to_value(&model.spec).ok();
+            records.push(hwfit_db::import::enrich(r));
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let first = records.first().context("the PyTorch runner measured nothing")?;
+    let hardware = first
+        .hardware_type
+        .as_deref()
+        .and_then(|h| h.parse().ok())
+        .unwrap_or(HardwareType::Cpu);
+    let mut context = super::context(
+        "PyTorch",
+        first.runtime_version.clone().unwrap_or_default(),
+        first.execution.clone().unwrap_or_default(),
+        hardware,
+        detection,
+        threads,
+    )?;
+    context.device_name.clone_from(&first.device_name);
+    if let Some(host) = &first.host {
+        context.host = host.clone();
+    }
+    Ok((context, records))
+}

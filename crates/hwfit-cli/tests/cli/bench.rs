@@ -1,0 +1,296 @@
+//! `hwfit bench` on each runtime: ONNX Runtime for real (the library from PyPI's wheel), llama.cpp
+//! through real llama-bench output, PyTorch for real where a Python with torch is named, and the
+//! errors of a runtime that is missing.
+
+use std::path::{Path, PathBuf};
+
+use super::{repo_root, run_err, run_json};
+
+fn data(name: &str) -> PathBuf {
+    repo_root().join("crates/hwfit-cli/tests/data").join(name)
+}
+
+/// An executable shell script in `dir`.
+fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// The ONNX Runtime library of `ORT_DYLIB_PATH`; required when `HWFIT_REQUIRE_ONNXRUNTIME` is set.
+fn onnxruntime() -> Option<String> {
+    let lib = std::env::var("ORT_DYLIB_PATH").ok().filter(|p| !p.is_empty());
+    assert!(
+        lib.is_some() || std::env::var_os("HWFIT_REQUIRE_ONNXRUNTIME").is_none(),
+        "HWFIT_REQUIRE_ONNXRUNTIME is set but ORT_DYLIB_PATH is not"
+    );
+    lib
+}
+
+/// A real ONNX Runtime measures a decoder's prefill and decode on the CPU: one record per case,
+/// with ONNX Runtime's version and execution provider, this host's CPU profile and its facts.
+#[test]
+fn onnx_runtime_measures_on_the_cpu() {
+    let Some(lib) = onnxruntime() else { return };
+    let b = run_json(&[
+        "bench",
+        "--runtime",
+        "onnxruntime",
+        "--onnxruntime-lib",
+        &lib,
+        "--model",
+        "HuggingFaceTB/SmolLM2-135M-Instruct",
+        "--batch-sizes",
+        "1",
+        "--seq-lengths",
+        "8",
+        "--threads",
+        "1",
+        "--budget-ms",
+        "50",
+        "--no-microbenchmark",
+        "--no-store",
+        "--json",
+    ]);
+    assert_eq!(b["runtime"], "ONNX Runtime");
+    assert_eq!(b["execution"], "CPUExecutionProvider");
+    assert!(b["runtime_version"].as_str().unwrap().starts_with("1."), "{b}");
+    let records = b["records"].as_array().unwrap();
+    assert_eq!(records.len(), 2, "prefill and decode");
+    for r in records {
+        assert_eq!(r["runtime"], "ONNX Runtime");
+        assert_eq!(
+            (r["hardware_type"].as_str(), r["precision"].as_str()),
+            (Some("cpu"), Some("fp32"))
+        );
+        assert!(r["throughput"].as_f64().unwrap() > 0.0 && r["timed_runs"].as_u64().unwrap() >= 3);
+        assert_eq!(r["host"]["threads"], 1);
+    }
+    assert_eq!(b["best"].as_array().unwrap().len(), 2);
+    // A GPU provider this library lacks is refused, naming what it has.
+    let err = run_err(&[
+        "bench",
+        "--runtime",
+        "onnxruntime",
+        "--onnxruntime-lib",
+        &lib,
+        "--hardware",
+        "cuda",
+        "--model",
+        "gpt2",
+        "--no-microbenchmark",
+        "--no-store",
+    ]);
+    assert!(
+        err.contains("CUDAExecutionProvider") && err.contains("CPUExecutionProvider"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_missing_runtime_is_a_clear_error() {
+    let err = run_err(&[
+        "bench",
+        "--runtime",
+        "onnxruntime",
+        "--onnxruntime-lib",
+        "/nonexistent/libonnxruntime.so",
+        "--model",
+        "gpt2",
+        "--no-microbenchmark",
+        "--no-store",
+    ]);
+    assert!(err.contains("/nonexistent/libonnxruntime.so"), "{err}");
+    let err = run_err(&[
+        "bench",
+        "--runtime",
+        "llama.cpp",
+        "--llama-bench",
+        "/nonexistent/llama-bench",
+        "--no-microbenchmark",
+        "--no-store",
+    ]);
+    assert!(err.contains("GGUF"), "{err}");
+    let err = run_err(&["bench", "--hardware", "cuda", "--no-microbenchmark", "--no-store"]);
+    assert!(err.contains("tract runs on the CPU"), "{err}");
+    let err = run_err(&["bench", "--mode", "training", "--no-microbenchmark", "--no-store"]);
+    assert!(err.contains("--runtime pytorch"), "{err}");
+    let err = run_err(&["bench", "--batch-sizes", "0", "--no-microbenchmark", "--no-store"]);
+    assert!(err.contains("batch sizes"), "{err}");
+}
+
+/// llama.cpp: `hwfit bench` runs llama-bench twice per GGUF file (prompt tests, then generation
+/// tests at each depth) and reads its JSON. The llama-bench here replays a real run of this
+/// machine kind (tests/data/llama_bench_cpu_smollm2_shape.json), split as llama-bench would print it.
+#[test]
+fn llama_bench_output_becomes_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let gguf = dir.path().join("model.gguf");
+    std::fs::write(&gguf, b"GGUF").unwrap();
+    let fixture = data("llama_bench_cpu_smollm2_shape.json");
+    let fake = script(
+        dir.path(),
+        "llama-bench",
+        &format!(
+            "case \"$*\" in *'-n 0'*) want=prompt;; *) want=gen;; esac\nexec python3 -c \"import json,sys; t=json.load(open('{}')); print(json.dumps([x for x in t if (x['n_gen']==0)==(sys.argv[1]=='prompt')]))\" $want",
+            fixture.display()
+        ),
+    );
+    let out = dir.path().join("records.json");
+    let b = run_json(&[
+        "bench",
+        "--runtime",
+        "llama.cpp",
+        "--llama-bench",
+        fake.to_str().unwrap(),
+        "--model",
+        gguf.to_str().unwrap(),
+        "--no-microbenchmark",
+        "--no-store",
+        "--output",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(b["runtime"], "llama.cpp");
+    assert_eq!(b["runtime_version"], "b1 (0c1e570)");
+    let records = b["records"].as_array().unwrap();
+    assert_eq!(records.len(), 6);
+    let prefill: Vec<_> = records.iter().filter(|r| r["workload"] == "prefill").collect();
+    assert_eq!(prefill.len(), 3);
+    assert!(prefill
+        .iter()
+        .all(|r| r["sequence_length"] == 64 && r["hardware_type"] == "cpu"));
+    let precisions: Vec<&str> = records.iter().filter_map(|r| r["precision"].as_str()).collect();
+    assert!(
+        ["f16", "q8_0", "q4_0"].iter().all(|p| precisions.contains(p)),
+        "{precisions:?}"
+    );
+    let decode = records.iter().find(|r| r["workload"] == "decode").unwrap();
+    // tg16 from an empty context: the middle of the span generated.
+    assert_eq!(decode["sequence_length"], 8);
+    assert!(decode["latency_p50_ms"].as_f64().unwrap() * decode["throughput"].as_f64().unwrap() > 500.0);
+    // The written records import as hwfit's export.
+    let import = run_json(&[
+        "db",
+        "import",
+        "--database",
+        ":memory:",
+        out.to_str().unwrap(),
+        "--json",
+    ]);
+    assert_eq!(import["files"][0]["added"], 6, "{import}");
+}
+
+/// A public llama-bench JSON (llama.cpp's README example from an RTX 4080) imports as records on
+/// the catalog's GPU.
+#[test]
+fn public_llama_bench_json_imports() {
+    let file = data("llama_bench_gpu_public.json");
+    let import = run_json(&[
+        "db",
+        "import",
+        "--database",
+        ":memory:",
+        file.to_str().unwrap(),
+        "--json",
+    ]);
+    let f = &import["files"][0];
+    assert_eq!(
+        (f["format"].as_str(), f["added"].as_u64()),
+        (Some("llama-bench JSON"), Some(2)),
+        "{import}"
+    );
+}
+
+/// PyTorch: the runner compiled into hwfit runs in the Python named; a Python without torch is a
+/// clear error. With `HWFIT_TORCH_PYTHON` (a Python with torch and transformers, set by the test
+/// command) a real run on the CPU is measured and checked.
+#[test]
+fn pytorch_runner_runs_in_the_python_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let no_torch = script(dir.path(), "python-without-torch", "exec python3 -S \"$@\"");
+    let err = run_err(&[
+        "bench",
+        "--runtime",
+        "pytorch",
+        "--python",
+        no_torch.to_str().unwrap(),
+        "--model",
+        "HuggingFaceTB/SmolLM2-135M-Instruct",
+        "--no-microbenchmark",
+        "--no-store",
+    ]);
+    assert!(err.contains("torch"), "{err}");
+    let err = run_err(&[
+        "bench",
+        "--runtime",
+        "pytorch",
+        "--model",
+        "gpt2",
+        "--no-microbenchmark",
+        "--no-store",
+    ]);
+    assert!(err.contains("config.json"), "{err}");
+    let Some(python) = std::env::var("HWFIT_TORCH_PYTHON").ok().filter(|p| !p.is_empty()) else {
+        return;
+    };
+    let config = dir.path().join("config.json");
+    std::fs::write(
+        &config,
+        r#"{"model_type": "llama", "architectures": ["LlamaForCausalLM"], "hidden_size": 64, "intermediate_size": 128,
+            "num_hidden_layers": 2, "num_attention_heads": 4, "num_key_value_heads": 2, "vocab_size": 256,
+            "max_position_embeddings": 128, "_name_or_path": "tiny-llama"}"#,
+    )
+    .unwrap();
+    let b = run_json(&[
+        "bench",
+        "--runtime",
+        "pytorch",
+        "--python",
+        &python,
+        "--model",
+        config.to_str().unwrap(),
+        "--batch-sizes",
+        "1",
+        "--seq-lengths",
+        "8",
+        "--threads",
+        "1",
+        "--budget-ms",
+        "50",
+        "--no-microbenchmark",
+        "--no-store",
+        "--json",
+    ]);
+    assert_eq!(b["runtime"], "PyTorch");
+    let records = b["records"].as_array().unwrap();
+    assert_eq!(records.len(), 2, "{b}");
+    assert!(records
+        .iter()
+        .all(|r| r["model_name"] == "tiny-llama" && r["execution"] == "eager"));
+    let t = run_json(&[
+        "bench",
+        "--runtime",
+        "pytorch",
+        "--python",
+        &python,
+        "--mode",
+        "training",
+        "--model",
+        config.to_str().unwrap(),
+        "--batch-sizes",
+        "1",
+        "--seq-lengths",
+        "8",
+        "--threads",
+        "1",
+        "--budget-ms",
+        "50",
+        "--no-microbenchmark",
+        "--no-store",
+        "--json",
+    ]);
+    assert_eq!(t["records"][0]["workload"], "train-step", "{t}");
+}
