@@ -127,9 +127,153 @@ pub fn measured_device(identity: MeasuredIdentity, m: &Measurement) -> Device {
     }
 }
 
+/// The achieved shares of a device's peaks the spec-based prediction uses (the performance model's
+/// fitted efficiencies for its hardware type), against which a measurement is judged.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SpecShares {
+    /// Of the peak FLOP rate.
+    pub compute: f64,
+    /// Of the peak bandwidth.
+    pub memory: f64,
+}
+
+/// A measured profile of a device the catalog identified. The microbenchmark's figures are achieved
+/// rates, so each is a lower bound on what the hardware achieves: where one is below the rate the
+/// spec-based prediction already uses (the catalog peak × `shares`), the microbenchmark's kernel
+/// measured itself rather than the hardware, and the spec's achieved rate is kept; where it is
+/// above, the measurement is used. Rates the microbenchmark does not measure (BF16, FP8, INT8 on
+/// matrix units) are the spec's achieved rates. So calibrating never predicts a device slower than
+/// its catalog entry, nothing exceeds the catalog peak, and `source` says which rate came from where.
+#[must_use]
+pub fn calibrated_device(
+    identity: MeasuredIdentity,
+    m: &Measurement,
+    identified: &Device,
+    shares: SpecShares,
+) -> Device {
+    let mut device = measured_device(identity, m);
+    let spec = &identified.dense_tflops;
+    let mut kept = Vec::new();
+    let mut rate = |what: &str, measured: Option<f64>, peak: Option<f64>, share: f64, unit: &str| -> Option<f64> {
+        let Some(peak) = peak.filter(|p| *p > 0.0) else {
+            return measured;
+        };
+        let achieved = peak * share;
+        match measured {
+            Some(m) if m >= achieved => Some(m.min(peak)),
+            Some(m) => {
+                kept.push(alloc::format!(
+                    "{what}: measured {m:.3} {unit} ({:.1} % of the {peak:.3} peak) is below the spec's achieved {achieved:.3} — a lower bound; the spec's rate is used",
+                    m / peak * 100.0
+                ));
+                Some(achieved)
+            }
+            None => Some(achieved),
+        }
+    };
+    device.dense_tflops.fp32 = rate(
+        "FP32",
+        Some(device.dense_tflops.fp32),
+        Some(spec.fp32),
+        shares.compute,
+        "TFLOP/s",
+    )
+    .unwrap_or(device.dense_tflops.fp32);
+    device.dense_tflops.fp16 = rate("FP16", device.dense_tflops.fp16, spec.fp16, shares.compute, "TFLOP/s");
+    device.dense_tflops.fp16_acc16 = spec.fp16_acc16.map(|p| p * shares.compute);
+    device.dense_tflops.bf16 = spec.bf16.map(|p| p * shares.compute);
+    device.dense_tflops.fp8 = spec.fp8.map(|p| p * shares.compute);
+    device.dense_tflops.int8 = spec.int8.map(|p| p * shares.compute);
+    device.memory_bandwidth_gbs = rate(
+        "bandwidth",
+        Some(device.memory_bandwidth_gbs),
+        Some(identified.memory_bandwidth_gbs),
+        shares.memory,
+        "GB/s",
+    )
+    .unwrap_or(device.memory_bandwidth_gbs);
+    device.architecture.clone_from(&identified.architecture);
+    device.source = if kept.is_empty() {
+        alloc::format!("{} on {}", device.source, identified.name)
+    } else {
+        alloc::format!("{} on {}; {}", device.source, identified.name, kept.join("; "))
+    };
+    device.notes = Some(String::from(
+        "achieved rates: the microbenchmark's where they reach the spec's achieved rates (catalog peak × fitted share), else the spec's; rates it does not measure (matrix units) from the spec",
+    ));
+    device
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn h100(catalog: &crate::DeviceCatalog) -> Device {
+        catalog.resolve("H100 SXM").unwrap().clone()
+    }
+
+    fn identity() -> MeasuredIdentity {
+        MeasuredIdentity {
+            id: String::from("measured-cuda-0"),
+            name: String::from("NVIDIA H100 80GB HBM3"),
+            vendor: String::from("nvidia"),
+            hardware_type: HardwareType::Cuda,
+            memory_gb: 80.0,
+        }
+    }
+
+    /// The microbenchmark's own cases on an H100 (the shader matmul reached 1.18 TFLOP/s, the copy
+    /// 2.8 TB/s): each calibrated rate is at least as close to what was measured as the spec-based
+    /// one, and never below the spec's achieved rate nor above the peak.
+    #[test]
+    fn calibrating_never_does_worse_than_the_spec() {
+        let catalog = crate::DeviceCatalog::builtin();
+        let spec = h100(&catalog);
+        let shares = SpecShares {
+            compute: 0.38,
+            memory: 0.82,
+        };
+        for (matmul_gflops, copy_gbs) in [(1180.0, 2800.0), (60_000.0, 1000.0), (30_000.0, 3000.0)] {
+            let m = Measurement {
+                matmul_f32_gflops: matmul_gflops,
+                matmul_f16_gflops: None,
+                copy_gbs,
+                matmul_n: 2048,
+                copy_bytes: 1 << 28,
+                samples: 5,
+                threads: 1,
+                method: String::from("wgpu Vulkan: WGSL tiled matmul + streaming copy"),
+            };
+            let d = calibrated_device(identity(), &m, &spec, shares);
+            let spec_fp32 = spec.dense_tflops.fp32 * shares.compute;
+            let spec_bw = spec.memory_bandwidth_gbs * shares.memory;
+            let err = |predicted: f64, measured: f64| libm::fabs(libm::log(predicted / measured));
+            assert!(err(d.dense_tflops.fp32, matmul_gflops / 1e3) <= err(spec_fp32, matmul_gflops / 1e3) + 1e-12);
+            assert!(err(d.memory_bandwidth_gbs, copy_gbs) <= err(spec_bw, copy_gbs) + 1e-12);
+            assert!(d.dense_tflops.fp32 >= spec_fp32 - 1e-12 && d.dense_tflops.fp32 <= spec.dense_tflops.fp32);
+            assert!(d.memory_bandwidth_gbs >= spec_bw - 1e-9 && d.memory_bandwidth_gbs <= spec.memory_bandwidth_gbs);
+            // Matrix units the shader cannot reach keep the spec's achieved rate.
+            assert_eq!(d.dense_tflops.bf16, spec.dense_tflops.bf16.map(|p| p * shares.compute));
+            assert_eq!(d.profile, crate::device::DeviceProfile::Measured);
+        }
+        let slow = Measurement {
+            matmul_f32_gflops: 1180.0,
+            matmul_f16_gflops: Some(1180.0),
+            copy_gbs: 2800.0,
+            matmul_n: 2048,
+            copy_bytes: 1 << 28,
+            samples: 5,
+            threads: 1,
+            method: String::from("wgpu"),
+        };
+        let d = calibrated_device(identity(), &slow, &spec, shares);
+        assert!(
+            d.source.contains("FP32: measured 1.180 TFLOP/s") && d.source.contains("lower bound"),
+            "{}",
+            d.source
+        );
+        assert!(!d.source.contains("bandwidth:"), "the copy is credible: {}", d.source);
+    }
 
     #[test]
     fn median_of_odd_and_even_counts() {

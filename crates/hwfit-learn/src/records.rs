@@ -16,11 +16,48 @@ pub const PUBLIC_MEASUREMENTS: MeasuredData<'static> = MeasuredData {
     browser_cases: "",
     runtime_steps: "",
     moe_steps: "",
+    runner_steps: &[],
 };
 
-/// `hwfit bench`'s measurements on this project's CI machine kind (2-core AMD EPYC VM), in hwfit's
-/// export format: part of the default model's training data.
-pub const RUNNER_MEASUREMENTS: &str = include_str!("../../../data/measured/hwfit_bench_tract_cpu.json");
+/// `hwfit bench`'s measurements on this project's CI machine kind (2-core AMD EPYC VM), per runtime,
+/// in hwfit's export format (file name, text): the default model's training data, and each
+/// runtime's rows in its step-model fit.
+pub const RUNNER_MEASUREMENTS: [(&str, &str); 3] = [
+    (
+        "hwfit_bench_tract_cpu.json",
+        include_str!("../../../data/measured/hwfit_bench_tract_cpu.json"),
+    ),
+    (
+        "hwfit_bench_onnxruntime_cpu.json",
+        include_str!("../../../data/measured/hwfit_bench_onnxruntime_cpu.json"),
+    ),
+    (
+        "hwfit_bench_pytorch_cpu.json",
+        include_str!("../../../data/measured/hwfit_bench_pytorch_cpu.json"),
+    ),
+];
+
+/// The records of [`RUNNER_MEASUREMENTS`].
+pub fn runner_records() -> Result<Vec<BenchmarkRecord>, crate::LearnError> {
+    let mut out = Vec::new();
+    for (name, text) in RUNNER_MEASUREMENTS {
+        let read = hwfit_db::read_text(name, text).map_err(|e| crate::LearnError::Training(e.to_string()))?;
+        if let Some(bad) = read.rejected.first() {
+            return Err(crate::LearnError::Training(format!(
+                "{name} {}: {}",
+                bad.at, bad.reason
+            )));
+        }
+        out.extend(read.records);
+    }
+    Ok(out)
+}
+
+/// The steps of [`RUNNER_MEASUREMENTS`] the performance model can use (the microbenchmark records
+/// are not steps).
+pub fn runner_steps(catalog: &Catalog, devices: &DeviceCatalog) -> Result<Vec<MeasuredStep>, crate::LearnError> {
+    Ok(steps(&runner_records()?, catalog, devices).0)
+}
 
 fn parsed<T: core::str::FromStr>(value: Option<&String>, field: &str) -> Result<T, String> {
     value
@@ -95,9 +132,7 @@ pub fn training_set(
     devices: &DeviceCatalog,
 ) -> Result<Vec<MeasuredStep>, crate::LearnError> {
     let (mut out, _) = measured_steps(&PUBLIC_MEASUREMENTS, catalog, devices)?;
-    let runner = hwfit_db::read_text("hwfit_bench_tract_cpu.json", RUNNER_MEASUREMENTS)
-        .map_err(|e| crate::LearnError::Training(e.to_string()))?;
-    records.extend(runner.records);
+    records.extend(runner_records()?);
     records.sort_by_key(BenchmarkRecord::key);
     records.dedup_by_key(|r| r.key());
     out.extend(steps(&records, catalog, devices).0);

@@ -8,7 +8,7 @@ use hwfit_core::perf::fitting::{fit_model, FitReport, MeasuredData};
 use crate::cli::FitArgs;
 use crate::output;
 
-/// The public measurements the model is fitted to.
+/// The public measurements the model is fitted to (with `hwfit bench`'s records, read at run time).
 pub const MEASURED: MeasuredData<'static> = MeasuredData {
     llm_tokens_per_second: include_str!("../../../../data/measured/llm_tokens_per_second.csv"),
     mlperf_offline: include_str!("../../../../data/measured/mlperf_inference_v4_1_offline.csv"),
@@ -17,6 +17,7 @@ pub const MEASURED: MeasuredData<'static> = MeasuredData {
     browser_cases: include_str!("../../../../data/measured/browser_cases.csv"),
     runtime_steps: include_str!("../../../../data/measured/runtime_steps.csv"),
     moe_steps: include_str!("../../../../data/measured/moe_steps.csv"),
+    runner_steps: &[],
 };
 
 fn describe(a: &Accuracy) -> String {
@@ -85,7 +86,13 @@ fn runtime_table(report: &FitReport) -> comfy_table::Table {
 
 /// Runs the fit, optionally writing the coefficients.
 pub fn run(args: &FitArgs) -> Result<()> {
-    let report: FitReport = fit_model(&MEASURED)?;
+    let catalog = hwfit_core::Catalog::builtin();
+    let devices = hwfit_core::DeviceCatalog::bundled()?;
+    let runner_steps = hwfit_learn::records::runner_steps(&catalog, &devices)?;
+    let report: FitReport = fit_model(&MeasuredData {
+        runner_steps: &runner_steps,
+        ..MEASURED
+    })?;
     if let Some(path) = &args.write {
         let json = serde_json::to_string_pretty(&report.coefficients)? + "\n";
         std::fs::write(path, json).with_context(|| format!("cannot write {}", path.display()))?;

@@ -233,9 +233,25 @@ fn webnn_candidates<'a>(
     })
 }
 
+/// The shares of a GPU's peaks the browser step model achieves through WebGPU (its fitted
+/// efficiencies).
+fn browser_shares(hardware: HardwareType) -> Option<crate::SpecShares> {
+    let model = crate::perf::PerfModel::builtin().ok()?;
+    let b = model.coefficients().browser.as_ref()?;
+    match hardware {
+        HardwareType::Webgpu => Some(crate::SpecShares {
+            compute: b.webgpu_compute,
+            memory: b.webgpu_memory,
+        }),
+        _ => None,
+    }
+}
+
 /// Browser candidates on measured rates, as the CLI's `--calibrate`: the microbenchmark's GPU
 /// measurement replaces the WebGPU device and its CPU measurement the WASM device (memory stays the
-/// identified device's or the class's); predictions on them say `measured_profile`.
+/// identified device's or the class's); on an identified GPU a figure below its spec-based WebGPU rate
+/// is a lower bound and the spec's rate is kept ([`crate::calibrated_device`]); predictions on them say
+/// `measured_profile`.
 #[must_use]
 pub fn calibrated_candidates(
     caps: &BrowserCapabilities,
@@ -243,6 +259,7 @@ pub fn calibrated_candidates(
     gpu: Option<&Measurement>,
     cpu: Option<&Measurement>,
 ) -> Vec<Candidate> {
+    let gpu_identified = identify(caps, catalog).device_id.is_some();
     let mut out = browser_candidates(caps, catalog);
     for c in &mut out {
         let measurement = match c.device.hardware_type {
@@ -251,16 +268,20 @@ pub fn calibrated_candidates(
             _ => None,
         };
         if let Some(m) = measurement {
-            c.device = measured_device(
-                MeasuredIdentity {
-                    id: format!("measured-{}", c.key),
-                    name: format!("{} (measured here)", c.device.name),
-                    vendor: c.device.vendor.clone(),
-                    hardware_type: c.device.hardware_type,
-                    memory_gb: c.device.memory_gb,
-                },
-                m,
-            );
+            let identity = MeasuredIdentity {
+                id: format!("measured-{}", c.key),
+                name: format!("{} (measured here)", c.device.name),
+                vendor: c.device.vendor.clone(),
+                hardware_type: c.device.hardware_type,
+                memory_gb: c.device.memory_gb,
+            };
+            // An identified GPU's spec-based rates are what its measurement is judged against; a
+            // class device (an estimate, not a spec sheet) gives way to the measurement.
+            let identified = c.device.hardware_type == HardwareType::Webgpu && gpu_identified;
+            c.device = match browser_shares(c.device.hardware_type).filter(|_| identified) {
+                Some(shares) => crate::calibrated_device(identity, m, &c.device, shares),
+                None => measured_device(identity, m),
+            };
         }
     }
     out

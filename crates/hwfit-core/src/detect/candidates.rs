@@ -8,7 +8,22 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{DetectedDevice, DetectionReport, Profile};
-use crate::{measured_device, Candidate, Device, DeviceCatalog, MeasuredIdentity};
+use crate::perf::{PerfModel, WorkloadClass};
+use crate::{calibrated_device, measured_device, Candidate, Device, DeviceCatalog, MeasuredIdentity, SpecShares};
+
+/// The shares of a hardware type's peaks the spec-based prediction achieves (the fitted
+/// generation-class efficiencies: the class of the microbenchmark's bandwidth- and compute-bound
+/// kernels alike), for judging a measurement of an identified device.
+fn spec_shares(device: &Device) -> Option<SpecShares> {
+    let model = PerfModel::builtin().ok()?;
+    let (e, _) = model
+        .coefficients()
+        .efficiency(device.hardware_type, WorkloadClass::Generate)?;
+    Some(SpecShares {
+        compute: e.compute,
+        memory: e.memory,
+    })
+}
 
 /// Candidates from a report, and the devices left out with the reason.
 #[derive(Debug, Clone, PartialEq)]
@@ -21,20 +36,21 @@ pub struct DetectedCandidates {
 
 /// The device a detected one is predicted on, or why there is none.
 fn profile_of(d: &DetectedDevice, catalog: &DeviceCatalog, calibrate: bool) -> Result<Device, String> {
-    let measured = |m: &crate::Measurement| {
-        measured_device(
-            MeasuredIdentity {
-                id: format!("measured-{}", d.key.replace(':', "-")),
-                name: d.name.clone(),
-                vendor: String::new(),
-                hardware_type: d.hardware_type,
-                memory_gb: d.memory_mb as f64 / 1024.0,
-            },
-            m,
-        )
+    let identity = || MeasuredIdentity {
+        id: format!("measured-{}", d.key.replace(':', "-")),
+        name: d.name.clone(),
+        vendor: String::new(),
+        hardware_type: d.hardware_type,
+        memory_gb: d.memory_mb as f64 / 1024.0,
     };
+    let measured = |m: &crate::Measurement| measured_device(identity(), m);
+    let identified = d.catalog_id.as_ref().and_then(|id| catalog.by_id(id));
     match (&d.catalog_id, &d.benchmark) {
-        (_, Some(m)) if calibrate => Ok(measured(m)),
+        (_, Some(m)) if calibrate => Ok(match identified.and_then(|spec| Some((spec, spec_shares(spec)?))) {
+            // A measurement of a device the catalog knows is judged against its spec.
+            Some((spec, shares)) => calibrated_device(identity(), m, spec, shares),
+            None => measured(m),
+        }),
         (Some(id), _) => catalog
             .by_id(id)
             .cloned()
@@ -44,7 +60,8 @@ fn profile_of(d: &DetectedDevice, catalog: &DeviceCatalog, calibrate: bool) -> R
     }
 }
 
-/// The candidates of `report`: with `calibrate`, every benchmarked device on its measured figures.
+/// The candidates of `report`: with `calibrate`, every benchmarked device on its measured figures
+/// (judged against the catalog's spec where the catalog identified it: [`calibrated_device`]).
 #[must_use]
 pub fn candidates(report: &DetectionReport, catalog: &DeviceCatalog, calibrate: bool) -> DetectedCandidates {
     let mut out = DetectedCandidates {

@@ -136,6 +136,10 @@ pub fn run(
         detection,
         threads,
     )?;
-    context.device_name.clone_from(&first.device_name);
-    Ok((context, read.records))
+    if hardware != HardwareType::Cpu {
+        context.device_name.clone_from(&first.device_name);
+    }
+    let mut records = read.records;
+    context.name_device(&mut records);
+    Ok((context, records))
 }

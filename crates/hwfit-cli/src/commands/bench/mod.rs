@@ -47,6 +47,18 @@ pub struct RunContext {
 }
 
 impl RunContext {
+    /// Names the device of records another program measured (PyTorch's runner, llama-bench) as this
+    /// run does: on the CPU, this host's profile (the CPU as the runner used it).
+    pub fn name_device(&self, records: &mut [BenchmarkRecord]) {
+        let Some(profile) = &self.device_profile else { return };
+        let profile = serde_json::to_value(profile).ok();
+        for r in records.iter_mut().filter(|r| r.hardware_type.as_deref() == Some("cpu")) {
+            r.device.clone_from(&self.device_id);
+            r.device_name.clone_from(&self.device_name);
+            r.device_profile.clone_from(&profile);
+        }
+    }
+
     /// A record with this run's shared fields.
     pub fn record(&self, model: &str) -> BenchmarkRecord {
         let mut r = BenchmarkRecord::new(model, &self.device_name, self.runtime, &self.source);

@@ -150,9 +150,12 @@ pub fn run(
         detection,
         threads,
     )?;
-    context.device_name.clone_from(&first.device_name);
+    if hardware != HardwareType::Cpu {
+        context.device_name.clone_from(&first.device_name);
+    }
     if let Some(host) = &first.host {
         context.host = host.clone();
     }
+    context.name_device(&mut records);
     Ok((context, records))
 }

@@ -51,6 +51,10 @@ pub struct MeasuredData<'a> {
     pub runtime_steps: &'a str,
     /// `moe_steps.csv` (held out: mixture-of-experts and dense llama-bench rows, never fitted).
     pub moe_steps: &'a str,
+    /// Steps `hwfit bench` measured (`data/measured/hwfit_bench_*.json`, read by the caller: they
+    /// are records of the benchmark database): each runtime's records join its step-model fit as
+    /// one more source.
+    pub runner_steps: &'a [MeasuredStep],
 }
 
 /// A row left out, and why.
@@ -518,6 +522,19 @@ pub fn fit_model(data: &MeasuredData<'_>) -> Result<FitReport, CoreError> {
             step.label.clone(),
         )?);
     }
+    for step in data.runner_steps {
+        let Some(runtime) = step.request.runtime.filter(|r| !runtimes::CLASS_RUNTIMES.contains(r)) else {
+            continue;
+        };
+        runtime_samples.push(runtimes::RuntimeSample::new(
+            &step.spec,
+            &step.device,
+            &step.request,
+            step.measured,
+            &format!("hwfit bench, {runtime} (data/measured/hwfit_bench_*.json)"),
+            step.label.clone(),
+        )?);
+    }
     let (runtime_coefficients, runtime_fit) = runtimes::fit_and_validate(&runtime_samples, &coefficients);
     coefficients.runtimes = runtime_coefficients;
     let (mixture_of_experts, moe_excluded) = validation::validate_moe(
@@ -647,6 +664,7 @@ mod tests {
             browser_cases: include_str!("../../../../../data/measured/browser_cases.csv"),
             runtime_steps: include_str!("../../../../../data/measured/runtime_steps.csv"),
             moe_steps: include_str!("../../../../../data/measured/moe_steps.csv"),
+            runner_steps: &[],
         };
         let a = fit_model(&data).unwrap();
         let b = fit_model(&data).unwrap();
