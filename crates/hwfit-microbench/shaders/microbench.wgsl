@@ -1,12 +1,16 @@
 // hwfit microbenchmark — the one WGSL module every GPU runs (native wgpu and the browser's WebGPU).
 //
-// `matmul`: C = A·B for n × n row-major matrices (n a multiple of 64). A 16 × 16 workgroup computes a
-// 64 × 64 tile of C, each invocation a 4 × 4 register block, stepping through K in slices of 16 staged
-// in workgroup memory. 2·n³ FLOPs per dispatch.
+// `matmul`: C = A·B for n × n row-major matrices (n a multiple of 128), read and written as vec4s.
+// A 16 × 16 workgroup computes a 128 × 128 tile of C: each invocation an 8 × 8 register block (rows
+// 4·y … 4·y+3 and 64+4·y …, columns likewise, so neighbouring invocations read neighbouring vec4s of
+// workgroup memory), stepping through K in slices of 16 staged in workgroup memory (A transposed to
+// k-major, so every step reads 2 vec4s of A and 2 of B for 64 multiply-adds). 2·n³ FLOPs per dispatch.
+// Workgroup memory: 2 × 16 × 128 scalars (16 KiB in f32: WebGPU's guaranteed limit).
 // `copy`: dst[i] = src[i] over vec4<f32>; bytes read + written per dispatch = 2 × buffer size.
 //
 // `scalar` is the matmul element type. The runner uses this file as it is for f32; for f16 it puts
-// `enable f16;` in front and sets the alias to f16 (see hwfit-microbench's `shader_source`).
+// `enable f16;` in front and sets the alias to f16 (see hwfit-microbench's `shader_source`): the
+// products, sums and storage are then all f16.
 
 alias scalar = f32;
 
@@ -17,49 +21,60 @@ struct Dims {
     pad1: u32,
 }
 
-const TILE: u32 = 64u;
+const TILE: u32 = 128u;
 const TK: u32 = 16u;
+// vec4s across a tile row.
+const TILE4: u32 = 32u;
 
-@group(0) @binding(0) var<storage, read> mat_a: array<scalar>;
-@group(0) @binding(1) var<storage, read> mat_b: array<scalar>;
-@group(0) @binding(2) var<storage, read_write> mat_c: array<scalar>;
+@group(0) @binding(0) var<storage, read> mat_a: array<vec4<scalar>>;
+@group(0) @binding(1) var<storage, read> mat_b: array<vec4<scalar>>;
+@group(0) @binding(2) var<storage, read_write> mat_c: array<vec4<scalar>>;
 @group(0) @binding(3) var<uniform> dims: Dims;
 
-var<workgroup> tile_a: array<scalar, 1024>; // 64 rows × 16 k
-var<workgroup> tile_b: array<scalar, 1024>; // 16 k × 64 columns
+var<workgroup> tile_a: array<vec4<scalar>, 512>; // 16 k × 128 rows (k-major)
+var<workgroup> tile_b: array<vec4<scalar>, 512>; // 16 k × 128 columns
 
 @compute @workgroup_size(16, 16)
 fn matmul(@builtin(local_invocation_id) lid: vec3<u32>, @builtin(workgroup_id) wid: vec3<u32>) {
-    let n = dims.n;
+    let n4 = dims.n / 4u;
     let row0 = wid.y * TILE;
     let col0 = wid.x * TILE;
     let flat = lid.y * 16u + lid.x;
-    var acc: array<array<scalar, 4>, 4>;
-    for (var k0 = 0u; k0 < n; k0 += TK) {
-        for (var i = 0u; i < 4u; i++) {
+    var acc: array<vec4<scalar>, 16>; // rows 0..7 × the two column groups
+    for (var k0 = 0u; k0 < dims.n; k0 += TK) {
+        // 512 vec4s of A (128 rows × 4 vec4s of k) and of B (16 k × 32 vec4s of columns): 2 each.
+        for (var i = 0u; i < 2u; i++) {
             let idx = flat + i * 256u;
-            tile_a[idx] = mat_a[(row0 + idx / TK) * n + k0 + idx % TK];
-            tile_b[idx] = mat_b[(k0 + idx / TILE) * n + col0 + idx % TILE];
+            let r = idx / 4u;
+            let kq = (idx % 4u) * 4u;
+            let va = mat_a[(row0 + r) * n4 + (k0 + kq) / 4u];
+            tile_a[(kq + 0u) * TILE4 + r / 4u][r % 4u] = va.x;
+            tile_a[(kq + 1u) * TILE4 + r / 4u][r % 4u] = va.y;
+            tile_a[(kq + 2u) * TILE4 + r / 4u][r % 4u] = va.z;
+            tile_a[(kq + 3u) * TILE4 + r / 4u][r % 4u] = va.w;
+            let kb = idx / TILE4;
+            let cb = idx % TILE4;
+            tile_b[idx] = mat_b[(k0 + kb) * n4 + col0 / 4u + cb];
         }
         workgroupBarrier();
         for (var kk = 0u; kk < TK; kk++) {
-            var bv: array<scalar, 4>;
-            for (var j = 0u; j < 4u; j++) {
-                bv[j] = tile_b[kk * TILE + lid.x + 16u * j];
-            }
-            for (var i = 0u; i < 4u; i++) {
-                let av = tile_a[(lid.y + 16u * i) * TK + kk];
-                for (var j = 0u; j < 4u; j++) {
-                    acc[i][j] = fma(av, bv[j], acc[i][j]);
-                }
+            let a0 = tile_a[kk * TILE4 + lid.y];
+            let a1 = tile_a[kk * TILE4 + 16u + lid.y];
+            let b0 = tile_b[kk * TILE4 + lid.x];
+            let b1 = tile_b[kk * TILE4 + 16u + lid.x];
+            var a = array<scalar, 8>(a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w);
+            for (var i = 0u; i < 8u; i++) {
+                let ai = vec4<scalar>(a[i]);
+                acc[2u * i] = fma(ai, b0, acc[2u * i]);
+                acc[2u * i + 1u] = fma(ai, b1, acc[2u * i + 1u]);
             }
         }
         workgroupBarrier();
     }
-    for (var i = 0u; i < 4u; i++) {
-        for (var j = 0u; j < 4u; j++) {
-            mat_c[(row0 + lid.y + 16u * i) * n + col0 + lid.x + 16u * j] = acc[i][j];
-        }
+    for (var i = 0u; i < 8u; i++) {
+        let row = row0 + select(64u + 4u * lid.y + i - 4u, 4u * lid.y + i, i < 4u);
+        mat_c[row * n4 + col0 / 4u + lid.x] = acc[2u * i];
+        mat_c[row * n4 + col0 / 4u + 16u + lid.x] = acc[2u * i + 1u];
     }
 }
 

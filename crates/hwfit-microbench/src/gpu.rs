@@ -23,8 +23,10 @@ const START_N: u32 = 256;
 const MAX_COPY_BYTES: u64 = 128 << 20;
 /// Chunk size for uploading initial data.
 const UPLOAD_CHUNK: usize = 4 << 20;
-/// Elements of C's first row checked against the CPU.
+/// Elements of each checked row of C compared with the CPU.
 const CHECKED: u32 = 64;
+/// The matmul's tile side: n is a multiple of it.
+const TILE: u32 = 128;
 
 /// Element type of the matmul.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,7 +92,7 @@ pub enum GpuBenchError {
     WrongResult {
         /// Which kernel.
         kernel: &'static str,
-        /// Element checked.
+        /// Element checked (row-major index into C).
         index: u32,
         /// GPU value.
         got: f32,
@@ -206,7 +208,7 @@ impl GpuBench {
             samples: config.samples,
             threads: 1,
             method: format!(
-                "wgpu {:?} on {}: WGSL tiled matmul (64x64 tiles, 4x4 per invocation) and vec4 streaming copy, median of {} samples",
+                "wgpu {:?} on {}: WGSL tiled matmul (128x128 tiles, 8x8 per invocation, vec4 loads) and vec4 streaming copy, median of {} samples",
                 self.info.backend, self.info.name, config.samples
             ),
         })
@@ -344,8 +346,8 @@ impl GpuBench {
         median(&rates).ok_or_else(|| GpuBenchError::Wait(String::from("no valid timing samples")))
     }
 
-    /// Reads the first `bytes` of `source` back.
-    async fn read_back(&self, source: &wgpu::Buffer, bytes: u64) -> Result<Vec<u8>, GpuBenchError> {
+    /// Reads `bytes` of `source` from `offset` back.
+    async fn read_back(&self, source: &wgpu::Buffer, offset: u64, bytes: u64) -> Result<Vec<u8>, GpuBenchError> {
         let staging = self.buffer(
             "readback",
             bytes,
@@ -354,7 +356,7 @@ impl GpuBench {
         let mut encoder = self
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor::default());
-        encoder.copy_buffer_to_buffer(source, 0, &staging, 0, bytes);
+        encoder.copy_buffer_to_buffer(source, offset, &staging, 0, bytes);
         self.queue.submit([encoder.finish()]);
         let (tx, rx) = futures_channel::oneshot::channel();
         staging.map_async(wgpu::MapMode::Read, .., move |r| {
@@ -379,12 +381,12 @@ impl GpuBench {
     async fn matmul(&self, scalar: ShaderScalar, config: &BenchConfig) -> Result<(f64, u32), GpuBenchError> {
         let cap = self.storage_cap();
         let fits = |n: u32| u64::from(n) * u64::from(n) * scalar.size() <= cap;
-        if !fits(64) {
+        if !fits(TILE) {
             return Err(GpuBenchError::Limits(format!("storage buffers of {cap} bytes")));
         }
-        let mut n = config.first_matmul_n.clamp(64, START_N) / 64 * 64;
+        let mut n = config.first_matmul_n.clamp(TILE, START_N) / TILE * TILE;
         while !fits(n) {
-            n /= 2;
+            n = (n / 2).max(TILE);
         }
         loop {
             let count = u64::from(n) * u64::from(n);
@@ -400,7 +402,7 @@ impl GpuBench {
                 ShaderScalar::F32 => &self.matmul_f32,
                 ShaderScalar::F16 => self.matmul_f16.as_ref().unwrap_or(&self.matmul_f32),
             };
-            let kernel = self.kernel(pipeline, &[(0, &a), (1, &b), (2, &c), (3, &dims)], (n / 64, n / 64));
+            let kernel = self.kernel(pipeline, &[(0, &a), (1, &b), (2, &c), (3, &dims)], (n / TILE, n / TILE));
             let one = self.first_timing(&kernel, config).await?;
             let grow = n * 2 <= MAX_N && fits(n * 2) && one < config.min_sample.as_secs_f64() / 4.0;
             if grow {
@@ -408,31 +410,36 @@ impl GpuBench {
                 continue;
             }
             let gflops = self.rate(&kernel, matmul_flops(n), one, config).await? / 1e9;
-            self.check_first_row(scalar, &c, n).await?;
+            // The first row and the last: each invocation's two halves of its register block.
+            self.check_row(scalar, &c, n, 0).await?;
+            self.check_row(scalar, &c, n, n - 1).await?;
             return Ok((gflops, n));
         }
     }
 
-    /// Checks C's first row against a CPU computation from the same pattern.
-    async fn check_first_row(&self, scalar: ShaderScalar, c: &wgpu::Buffer, n: u32) -> Result<(), GpuBenchError> {
+    /// Checks the first elements of C's row `row` against a CPU computation from the same pattern.
+    async fn check_row(&self, scalar: ShaderScalar, c: &wgpu::Buffer, n: u32, row: u32) -> Result<(), GpuBenchError> {
         let checked = CHECKED.min(n);
         let bytes = (u64::from(checked) * scalar.size()).next_multiple_of(4);
-        let data = self.read_back(c, bytes).await?;
+        let data = self
+            .read_back(c, u64::from(row) * u64::from(n) * scalar.size(), bytes)
+            .await?;
         let count = u64::from(n) * u64::from(n);
         let kernel = match scalar {
             ShaderScalar::F32 => "f32 matmul",
             ShaderScalar::F16 => "f16 matmul",
         };
         for j in 0..checked {
+            let a_row = u64::from(row) * u64::from(n);
             let expected: f32 = (0..u64::from(n))
-                .map(|k| pattern(k) * pattern(count + k * u64::from(n) + u64::from(j)))
+                .map(|k| pattern(a_row + k) * pattern(count + k * u64::from(n) + u64::from(j)))
                 .sum();
             let at = (u64::from(j) * scalar.size()) as usize;
             let got = scalar.decode(&data[at..]);
             if (got - expected).abs() > 1e-2 * (1.0 + expected.abs()) {
                 return Err(GpuBenchError::WrongResult {
                     kernel,
-                    index: j,
+                    index: row * n + j,
                     got,
                     expected,
                 });
@@ -465,7 +472,7 @@ impl GpuBench {
         let kernel = self.kernel(&self.copy, &[(3, &dims), (4, &src), (5, &dst)], (groups_x, groups_y));
         let one = self.first_timing(&kernel, config).await?;
         let rate = self.rate(&kernel, 2.0 * bytes as f64, one, config).await?;
-        let data = self.read_back(&dst, 256).await?;
+        let data = self.read_back(&dst, 0, 256).await?;
         for (i, word) in data.chunks_exact(4).enumerate() {
             let got = ShaderScalar::F32.decode(word);
             let expected = pattern(i as u64 + 7);
