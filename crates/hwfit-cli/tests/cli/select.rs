@@ -115,6 +115,22 @@ fn a_bad_model_in_a_batch_is_its_entrys_error() {
     );
     let text = run_ok(&["batch-select", "gpt2", "no-such-model-xyz", "--hardware", "cpu"]);
     assert!(text.contains("not answered: unknown model"), "{text}");
+    // A model that cannot take the sequence length (CLIP's 77 positions, under the default 128) is its
+    // entry's error too.
+    let v = run_json(&[
+        "batch-select",
+        "gpt2",
+        "openai/clip-vit-base-patch32",
+        "--hardware",
+        "cpu",
+        "--json",
+    ]);
+    assert!(v["gpt2"]["primary"].is_string(), "{v}");
+    let clip = &v["openai/clip-vit-base-patch32"];
+    assert!(
+        clip["error"].as_str().unwrap().contains("maximum of 77 positions"),
+        "{clip}"
+    );
     // A fault of the whole request still fails it.
     assert!(run_err(&["batch-select", "gpt2", "--hardware", "cpu", "--batch-size", "0"]).contains("batch_size"));
 }

@@ -461,8 +461,8 @@ impl Hwfit {
         Ok(selection)
     }
 
-    /// Selects hardware for each model of a batch; a model that cannot be read is reported in its
-    /// entry (`error`) while the others are answered.
+    /// Selects hardware for each model of a batch; a model that cannot be read, or that cannot take
+    /// the request's sequence length, is reported in its entry (`error`) while the others are answered.
     pub fn batch_select(&self, req: &BatchSelectRequest, local: &[Candidate]) -> Result<BatchSelection, CoreError> {
         if req.models.is_empty() {
             return Err(CoreError::EmptyList { what: "models" });
@@ -476,20 +476,18 @@ impl Hwfit {
                 ("", None) => format!("models[{i}]"),
                 _ => m.name.clone(),
             };
+            let refused = |e: &CoreError| BatchEntry {
+                primary: None,
+                fallbacks: Vec::new(),
+                explanation: format!("not answered: {e}"),
+                prediction_source: String::from("none"),
+                error: Some(alloc::string::ToString::to_string(e)),
+            };
             if let Err(e) = self.resolve_model(&m.name, m.model_config.as_ref(), m.family) {
-                out.insert(
-                    key(None),
-                    BatchEntry {
-                        primary: None,
-                        fallbacks: Vec::new(),
-                        explanation: format!("not answered: {e}"),
-                        prediction_source: String::from("none"),
-                        error: Some(alloc::string::ToString::to_string(&e)),
-                    },
-                );
+                out.insert(key(None), refused(&e));
                 continue;
             }
-            let s = self.select(
+            let answered = self.select(
                 &SelectRequest {
                     model_name: m.name.clone(),
                     model_config: m.model_config.clone(),
@@ -505,7 +503,17 @@ impl Hwfit {
                     ..SelectRequest::default()
                 },
                 local,
-            )?;
+            );
+            let s = match answered {
+                Ok(s) => s,
+                // The request's sequence is longer than this model takes (CLIP's 77 positions under the
+                // default 128): this entry's error, as an unreadable model is.
+                Err(e @ CoreError::SequenceTooLong { .. }) => {
+                    out.insert(key(None), refused(&e));
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
             out.insert(
                 key(Some(&s.model_name)),
                 BatchEntry {
