@@ -42,7 +42,8 @@ print(json.dumps(found))
 
 /// The Python interpreters to ask, first found first: `explicit`, `$VIRTUAL_ENV`, `$CONDA_PREFIX`,
 /// then `python3` on `PATH`.
-fn interpreters(explicit: Option<&Path>) -> Vec<PathBuf> {
+#[must_use]
+pub fn interpreters(explicit: Option<&Path>) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = explicit.map(Path::to_path_buf).into_iter().collect();
     for var in ["VIRTUAL_ENV", "CONDA_PREFIX"] {
         if let Some(root) = std::env::var_os(var) {
@@ -60,6 +61,35 @@ fn on_path(name: &str) -> Option<PathBuf> {
         std::env::split_paths(&paths)
             .map(|d| d.join(name))
             .find(|p| p.is_file())
+    })
+}
+
+/// The first of `candidates` in which every module of `modules` imports (each asked with a time
+/// limit, as importing torch takes seconds).
+#[must_use]
+pub fn python_with(candidates: &[PathBuf], modules: &[&str]) -> Option<PathBuf> {
+    let script = format!("import {}", modules.join(", "));
+    candidates.iter().find_map(|python| {
+        let mut command = Command::new(python);
+        command.args(["-c", &script]);
+        let mut child = command
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .ok()?;
+        let started = Instant::now();
+        loop {
+            match child.try_wait() {
+                Ok(Some(status)) => return status.success().then(|| python.clone()),
+                Ok(None) if started.elapsed() < PYTHON_TIMEOUT => std::thread::sleep(Duration::from_millis(20)),
+                _ => {
+                    let _ = child.kill();
+                    let _ = child.wait();
+                    return None;
+                }
+            }
+        }
     })
 }
 
@@ -164,6 +194,16 @@ pub fn detect(python: Option<&Path>) -> Vec<InstalledRuntime> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The first interpreter in which the modules import is taken; none when no interpreter has them.
+    #[test]
+    fn a_python_with_the_modules_is_found() {
+        let Some(python3) = on_path("python3") else { return };
+        let candidates = [PathBuf::from("/nonexistent/python"), python3.clone()];
+        assert_eq!(python_with(&candidates, &["json", "csv"]), Some(python3.clone()));
+        assert_eq!(python_with(&candidates, &["no_such_module_hwfit"]), None);
+        assert_eq!(python_with(&[], &["json"]), None);
+    }
 
     #[test]
     fn a_probe_names_each_framework_with_its_builds() {

@@ -58,7 +58,7 @@ pub fn onnxruntime_library(args: &BenchArgs) -> Result<PathBuf> {
     if let Some(path) = std::env::var_os("ORT_DYLIB_PATH").filter(|p| !p.is_empty()) {
         return Ok(PathBuf::from(path));
     }
-    let python = super::python(args);
+    let python = super::python(args, &["onnxruntime"]);
     let script = "import onnxruntime, os; print(os.path.join(os.path.dirname(onnxruntime.__file__), 'capi'))";
     if let Ok(out) = Command::new(&python).args(["-c", script]).output() {
         let dir = PathBuf::from(String::from_utf8_lossy(&out.stdout).trim());

@@ -73,14 +73,20 @@ impl RunContext {
     }
 }
 
-/// The Python to run: `--python`, `$HWFIT_PYTHON`, else `python3`.
-pub fn python(args: &BenchArgs) -> PathBuf {
+/// The Python to run: `--python`, else `$HWFIT_PYTHON`, else the first of `$VIRTUAL_ENV`'s,
+/// `$CONDA_PREFIX`'s and `python3` in which `modules` import, else `python3` (whose error then says
+/// what is missing).
+pub fn python(args: &BenchArgs, modules: &[&str]) -> PathBuf {
     args.python
         .clone()
         .or_else(|| {
             std::env::var_os("HWFIT_PYTHON")
                 .filter(|p| !p.is_empty())
                 .map(PathBuf::from)
+        })
+        .or_else(|| {
+            let candidates = hwfit_native::frameworks::interpreters(None);
+            hwfit_native::frameworks::python_with(&candidates, modules)
         })
         .unwrap_or_else(|| PathBuf::from("python3"))
 }

@@ -35,13 +35,14 @@ fn hardware_flag(hardware: BenchHardware) -> &'static str {
 /// The runner's command line for one model.
 fn command(
     args: &BenchArgs,
+    python: &Path,
     runner: &Path,
     config: &Path,
     model: &BenchModel,
     output: &Path,
     threads: usize,
 ) -> Command {
-    let mut c = Command::new(super::python(args));
+    let mut c = Command::new(python);
     c.arg(runner)
         .arg("--config")
         .arg(config)
@@ -93,6 +94,13 @@ pub fn run(
     {
         bail!("--execution-provider, --onnxruntime-lib and --llama-bench belong to other runtimes");
     }
+    if let Some(model) = models.iter().find(|m| m.config.is_none()) {
+        bail!(
+            "{}: the PyTorch runner builds models from their config.json, and hwfit has none for it; pass the config.json file as --model",
+            model.name
+        );
+    }
+    let python = super::python(args, &["torch", "transformers"]);
     let dir = tempfile::tempdir().context("a temporary directory for the runner")?;
     let runner = dir.path().join("hwfit_bench_runner.py");
     std::fs::write(&runner, RUNNER)?;
@@ -101,17 +109,12 @@ pub fn run(
     for (i, model) in models.iter().enumerate() {
         bar.set_message(model.name.clone());
         let config = dir.path().join(format!("config-{i}.json"));
-        let Some(json) = &model.config else {
-            bail!(
-                "{}: the PyTorch runner builds models from their config.json, and hwfit has none for it; pass the config.json file as --model",
-                model.name
-            );
-        };
+        let json = model.config.as_ref().context("a model without its config.json")?;
         std::fs::write(&config, serde_json::to_string(json)?)?;
         let output = dir.path().join(format!("records-{i}.json"));
-        let out = command(args, &runner, &config, model, &output, threads)
+        let out = command(args, &python, &runner, &config, model, &output, threads)
             .output()
-            .with_context(|| format!("running {}", super::python(args).display()))?;
+            .with_context(|| format!("running {}", python.display()))?;
         if !out.status.success() {
             bail!(
                 "the PyTorch runner failed on {} ({}):\n{}",
