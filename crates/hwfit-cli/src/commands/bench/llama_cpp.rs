@@ -5,7 +5,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{bail, Context, Result};
-use hwfit_core::HardwareType;
 use hwfit_db::{BenchmarkRecord, FileRecords};
 use hwfit_native::DetectionReport;
 
@@ -122,24 +121,7 @@ pub fn run(
     if let Some(bad) = read.rejected.first() {
         bail!("llama-bench printed a test hwfit refuses ({}: {})", bad.at, bad.reason);
     }
-    let first = read.records.first().context("llama-bench measured nothing")?;
-    let hardware = first
-        .hardware_type
-        .as_deref()
-        .and_then(|h| h.parse().ok())
-        .unwrap_or(HardwareType::Cpu);
-    let mut context = super::context(
-        "llama.cpp",
-        first.runtime_version.clone().unwrap_or_default(),
-        first.execution.clone().unwrap_or_default(),
-        hardware,
-        detection,
-        threads,
-    )?;
-    if hardware != HardwareType::Cpu {
-        context.device_name.clone_from(&first.device_name);
-    }
     let mut records = read.records;
-    context.name_device(&mut records);
+    let context = super::context_of_records("llama.cpp", &mut records, detection, threads, false)?;
     Ok((context, records))
 }

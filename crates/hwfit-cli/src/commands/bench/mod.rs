@@ -139,6 +139,40 @@ fn context(
     })
 }
 
+/// The context of records another program measured (PyTorch's runner, llama-bench), taken from
+/// the first: its runtime version, execution and hardware; the device named as this run names it
+/// (on the CPU, this host's profile, set on every record). `host` from the records when they carry it.
+fn context_of_records(
+    runtime: &'static str,
+    records: &mut [BenchmarkRecord],
+    detection: &DetectionReport,
+    threads: usize,
+    host_from_records: bool,
+) -> Result<RunContext> {
+    let first = records.first().with_context(|| format!("{runtime} measured nothing"))?;
+    let hardware = first
+        .hardware_type
+        .as_deref()
+        .and_then(|h| h.parse().ok())
+        .unwrap_or(HardwareType::Cpu);
+    let mut context = context(
+        runtime,
+        first.runtime_version.clone().unwrap_or_default(),
+        first.execution.clone().unwrap_or_default(),
+        hardware,
+        detection,
+        threads,
+    )?;
+    if hardware != HardwareType::Cpu {
+        context.device_name.clone_from(&first.device_name);
+    }
+    if let Some(host) = first.host.as_ref().filter(|_| host_from_records) {
+        context.host = host.clone();
+    }
+    context.name_device(records);
+    Ok(context)
+}
+
 /// The microbenchmark figures of every benchmarked device, as records.
 fn microbenchmark_records(report: &DetectionReport, host: &serde_json::Value) -> Vec<BenchmarkRecord> {
     let mut out = Vec::new();

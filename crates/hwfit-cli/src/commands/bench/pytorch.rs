@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::Command;
 
 use anyhow::{bail, Context, Result};
-use hwfit_core::{HardwareType, Mode};
+use hwfit_core::Mode;
 use hwfit_db::BenchmarkRecord;
 use hwfit_native::DetectionReport;
 
@@ -139,26 +139,6 @@ pub fn run(
         bar.inc(1);
     }
     bar.finish_and_clear();
-    let first = records.first().context("the PyTorch runner measured nothing")?;
-    let hardware = first
-        .hardware_type
-        .as_deref()
-        .and_then(|h| h.parse().ok())
-        .unwrap_or(HardwareType::Cpu);
-    let mut context = super::context(
-        "PyTorch",
-        first.runtime_version.clone().unwrap_or_default(),
-        first.execution.clone().unwrap_or_default(),
-        hardware,
-        detection,
-        threads,
-    )?;
-    if hardware != HardwareType::Cpu {
-        context.device_name.clone_from(&first.device_name);
-    }
-    if let Some(host) = &first.host {
-        context.host = host.clone();
-    }
-    context.name_device(&mut records);
+    let context = super::context_of_records("PyTorch", &mut records, detection, threads, true)?;
     Ok((context, records))
 }
