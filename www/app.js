@@ -38,10 +38,11 @@ function request() {
   const r = {
     modelName: name || state.configName,
     batchSize: integer("batch-size", "batch size"),
-    sequenceLength: integer("sequence-length", "sequence length"),
     precision: $("precision").value,
     mode: $("mode").value,
   };
+  // Left empty: the core's default (128 tokens, at most the model's positions).
+  if ($("sequence-length").value.trim() !== "") r.sequenceLength = integer("sequence-length", "sequence length");
   if (state.config) {
     r.modelConfig = state.config;
     r.modelName = state.configName;
@@ -96,7 +97,7 @@ async function drawCharts(base) {
       models: [base.modelName],
       batchSizes: [1, 2, 4, 8, 16, 32, 64, 128],
       precisions,
-      sequenceLength: base.sequenceLength,
+      ...(base.sequenceLength === undefined ? {} : { sequenceLength: base.sequenceLength }),
       mode: base.mode,
     }, options());
     charts(list, drawn.charts.filter((c) => ["batch_scaling", "memory", "precision_impact"].includes(c.kind)));

@@ -290,6 +290,10 @@ pub struct ServeArgs {
     /// Connections open at once from one client address (over it: 503).
     #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
     pub max_connections_per_client: u64,
+    /// Questions computed at once (the others wait their turn within --request-timeout)
+    /// [default: the number of CPU cores].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_concurrent_questions: Option<u64>,
     /// Seconds a client may take to send a request's headers (slow clients are closed).
     #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
     pub header_timeout: u64,
@@ -389,9 +393,9 @@ pub struct StepArgs {
     /// Items per step.
     #[arg(long, default_value_t = defaults::BATCH_SIZE, allow_negative_numbers = true)]
     pub batch_size: u32,
-    /// Tokens per sequence (the KV context for decode).
-    #[arg(long, visible_alias = "sequence-length", default_value_t = defaults::SEQUENCE_LENGTH, allow_negative_numbers = true)]
-    pub seq_length: u32,
+    /// Tokens per sequence (the KV context for decode) [default: 128, at most the model's positions].
+    #[arg(long, visible_alias = "sequence-length", allow_negative_numbers = true)]
+    pub seq_length: Option<u32>,
 }
 
 /// Arguments of `hwfit predict`.
@@ -484,9 +488,9 @@ pub struct AnalyzeArgs {
     /// Weight precision.
     #[arg(long, default_value_t = defaults::PRECISION)]
     pub precision: Precision,
-    /// Tokens per sequence.
-    #[arg(long, visible_alias = "sequence-length", default_value_t = defaults::SEQUENCE_LENGTH, allow_negative_numbers = true)]
-    pub seq_length: u32,
+    /// Tokens per sequence [default: 128, at most the model's positions].
+    #[arg(long, visible_alias = "sequence-length", allow_negative_numbers = true)]
+    pub seq_length: Option<u32>,
     #[command(flatten)]
     pub config: ConfigArg,
     /// Print JSON (the default is a table).
@@ -568,9 +572,9 @@ pub struct DistributedArgs {
     /// The GPU model.
     #[arg(long)]
     pub device: Option<String>,
-    /// Tokens per sequence.
-    #[arg(long, visible_alias = "sequence-length", default_value_t = defaults::DISTRIBUTED_SEQUENCE_LENGTH, allow_negative_numbers = true)]
-    pub seq_length: u32,
+    /// Tokens per sequence [default: 512, at most the model's positions].
+    #[arg(long, visible_alias = "sequence-length", allow_negative_numbers = true)]
+    pub seq_length: Option<u32>,
     /// Also write the DeepSpeed config to this file.
     #[arg(long, value_name = "FILE")]
     pub deepspeed_config: Option<PathBuf>,

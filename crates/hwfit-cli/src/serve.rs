@@ -41,6 +41,11 @@ pub fn run(args: &ServeArgs) -> Result<()> {
             max_connections_per_client: usize::try_from(args.max_connections_per_client).unwrap_or(usize::MAX),
             header_timeout: Duration::from_secs(args.header_timeout),
         },
+        max_concurrent_questions: args
+            .max_concurrent_questions
+            .map_or_else(hwfit_server::default_concurrent_questions, |n| {
+                usize::try_from(n).unwrap_or(usize::MAX)
+            }),
     };
     let host = match (&args.detection, args.no_detect) {
         (_, true) => HostHardware::Off,

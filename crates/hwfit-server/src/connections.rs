@@ -8,6 +8,7 @@ use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::future::Future;
 use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -18,6 +19,8 @@ use hyper_util::service::TowerToHyperService;
 use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
+
+use crate::protocol_errors::{Shaped, MAX_HEADERS, MAX_HEAD_BYTES};
 
 /// Bounds on the connections a server keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -163,7 +166,13 @@ struct Connection {
 impl Connection {
     async fn serve(mut self, stream: TcpStream, app: Router, header_timeout: Duration) {
         let mut builder = http1::Builder::new();
-        builder.timer(TokioTimer::new()).header_read_timeout(header_timeout);
+        builder
+            .timer(TokioTimer::new())
+            .header_read_timeout(header_timeout)
+            .max_header_size(MAX_HEAD_BYTES)
+            .max_headers(MAX_HEADERS);
+        let timed_out = Arc::new(AtomicBool::new(false));
+        let stream = Shaped::new(stream, header_timeout, Arc::clone(&timed_out));
         let conn = builder.serve_connection(TokioIo::new(stream), TowerToHyperService::new(app));
         tokio::pin!(conn);
         let mut shutting_down = false;
@@ -172,6 +181,8 @@ impl Connection {
                 result = conn.as_mut() => {
                     if let Err(e) = result {
                         tracing::debug!(error = %e, "connection ended with an error");
+                        // The stream, dropped with the connection, answers a half-sent request 408.
+                        timed_out.store(e.is_timeout(), Ordering::Release);
                     }
                     break;
                 }

@@ -9,6 +9,7 @@ mod body;
 pub mod connections;
 pub mod error;
 pub mod openapi;
+pub mod protocol_errors;
 pub mod routes;
 pub mod state;
 
@@ -45,6 +46,8 @@ pub struct ServerOptions {
     pub request_timeout: Duration,
     /// Connections open at once (in total, per client) and the header timeout.
     pub connections: ConnectionLimits,
+    /// Questions computed at once; the others wait (within the request timeout) for a turn.
+    pub max_concurrent_questions: usize,
 }
 
 impl Default for ServerOptions {
@@ -55,8 +58,16 @@ impl Default for ServerOptions {
             max_body_bytes: 1024 * 1024,
             request_timeout: Duration::from_secs(30),
             connections: ConnectionLimits::default(),
+            max_concurrent_questions: default_concurrent_questions(),
         }
     }
+}
+
+/// One question computed at a time per CPU core: more would only share the same cores and slow
+/// `/health` and every other request down.
+#[must_use]
+pub fn default_concurrent_questions() -> usize {
+    std::thread::available_parallelism().map_or(2, std::num::NonZeroUsize::get)
 }
 
 /// Errors starting the server.
@@ -83,7 +94,8 @@ struct Auth {
 }
 
 /// The router with every route and layer.
-pub fn router(state: AppState, options: &ServerOptions) -> Result<Router, ServeError> {
+pub fn router(mut state: AppState, options: &ServerOptions) -> Result<Router, ServeError> {
+    state.limit_questions(options.max_concurrent_questions);
     let state = Arc::new(state);
     let mut api = Router::new();
     for route in routes::routes() {

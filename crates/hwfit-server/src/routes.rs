@@ -56,10 +56,13 @@ fn json<T: serde::Serialize>(value: &T) -> Answer {
 
 /// A question asked over HTTP: on this host's devices when it names no hardware (the core's rule).
 /// The core's work and the answer's serialization run off the async workers, so `/health` and
-/// shutdown stay responsive while a large question is answered.
+/// shutdown stay responsive while a large question is answered, and at most
+/// `max_concurrent_questions` are computed at once (the others wait their turn, within the timeout).
 async fn ask<Q: Question>(s: Shared, question: Q) -> Answer {
     let local = s.local_for(question.needs_local()).await?;
+    let turn = s.question_turn().await?;
     let body = tokio::task::spawn_blocking(move || -> Result<Vec<u8>, ApiError> {
+        let _turn = turn;
         let answer = s.hwfit.ask(&question, &local)?;
         serde_json::to_vec(&answer).map_err(|e| {
             ApiError::new(

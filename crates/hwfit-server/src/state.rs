@@ -32,6 +32,8 @@ pub struct AppState {
     /// The benchmark database named at start (`/benchmarks`, `/benchmarks/stats`, `/health`).
     database: Option<Mutex<Box<dyn hwfit_db::Store + Send>>>,
     detection: OnceCell<Result<Arc<Detection>, String>>,
+    /// Turns to compute a question (`ServerOptions::max_concurrent_questions`).
+    questions: Arc<tokio::sync::Semaphore>,
 }
 
 /// `/health`'s answer (IPFS Accelerate's shape).
@@ -70,7 +72,22 @@ impl AppState {
             host,
             database: database.map(Mutex::new),
             detection: OnceCell::new(),
+            questions: Arc::new(tokio::sync::Semaphore::new(crate::default_concurrent_questions())),
         }
+    }
+
+    /// Computes at most `n` questions at once (at least one).
+    pub fn limit_questions(&mut self, n: usize) {
+        self.questions = Arc::new(tokio::sync::Semaphore::new(n.max(1)));
+    }
+
+    /// A turn to compute a question: waits while the limit is reached. The turn is held until the
+    /// computation ends, even when the request timed out meanwhile, so abandoned work still counts.
+    pub async fn question_turn(&self) -> Result<tokio::sync::OwnedSemaphorePermit, ApiError> {
+        Arc::clone(&self.questions)
+            .acquire_owned()
+            .await
+            .map_err(|_| ApiError::new(StatusCode::SERVICE_UNAVAILABLE, "the server is shutting down"))
     }
 
     /// Runs `read` on the benchmark database off the async workers (SQLite and PostgreSQL calls

@@ -648,3 +648,85 @@ async fn slow_clients_hold_their_share_of_connections_for_the_header_timeout_onl
     assert!(started.elapsed() < Duration::from_secs(1));
     let _ = s.stop.send(());
 }
+
+/// Sends `request` on a fresh connection and reads the whole reply (the server closes it).
+async fn raw(addr: &str, request: &[u8]) -> String {
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    stream.write_all(request).await.unwrap();
+    let mut reply = Vec::new();
+    tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut reply))
+        .await
+        .expect("answered and closed")
+        .ok();
+    String::from_utf8_lossy(&reply).into_owned()
+}
+
+/// The JSON error body of a raw reply, checked against its declared length.
+fn json_body(reply: &str) -> Value {
+    let (head, body) = reply.split_once("\r\n\r\n").expect("a head and a body");
+    assert!(head.contains("content-type: application/json"), "{reply}");
+    let declared: usize = head
+        .lines()
+        .find_map(|l| l.strip_prefix("content-length: "))
+        .expect("a content length")
+        .parse()
+        .unwrap();
+    assert_eq!(declared, body.len(), "{reply}");
+    let body: Value = serde_json::from_str(body).unwrap();
+    assert_eq!(body["status"], "error", "{reply}");
+    body
+}
+
+/// Requests hyper refuses before the router sees them still get the API's JSON error shape.
+#[tokio::test]
+async fn protocol_errors_have_the_json_error_shape() {
+    let s = start(ServerOptions {
+        connections: hwfit_server::ConnectionLimits {
+            header_timeout: Duration::from_millis(500),
+            ..hwfit_server::ConnectionLimits::default()
+        },
+        ..ServerOptions::default()
+    })
+    .await;
+    let addr = s.base.trim_start_matches("http://").to_owned();
+
+    let reply = raw(&addr, b"GET /health HTTP/1.1\r\nHost x\r\n\r\n").await;
+    assert!(reply.starts_with("HTTP/1.1 400 "), "{reply}");
+    assert!(json_body(&reply)["message"]
+        .as_str()
+        .unwrap()
+        .contains("malformed HTTP request"));
+
+    let reply = raw(&addr, b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03 garbage\r\n\r\n").await;
+    assert!(reply.starts_with("HTTP/1.1 400 "), "{reply}");
+    json_body(&reply);
+
+    let headers = "x-h: v\r\n".repeat(hwfit_server::protocol_errors::MAX_HEADERS + 1);
+    let many = format!("GET /health HTTP/1.1\r\nHost: x\r\n{headers}\r\n");
+    let reply = raw(&addr, many.as_bytes()).await;
+    assert!(reply.starts_with("HTTP/1.1 431 "), "{reply}");
+    assert!(json_body(&reply)["message"].as_str().unwrap().contains("header fields"));
+
+    let long = format!(
+        "GET /models?{} HTTP/1.1\r\nHost: x\r\n\r\n",
+        "a".repeat(hwfit_server::protocol_errors::MAX_HEAD_BYTES)
+    );
+    let reply = raw(&addr, long.as_bytes()).await;
+    assert!(
+        reply.starts_with("HTTP/1.1 431 ") || reply.starts_with("HTTP/1.1 414 "),
+        "{reply}"
+    );
+    json_body(&reply);
+
+    // Half a request, then silence: 408 when the header timeout ends it.
+    let started = std::time::Instant::now();
+    let reply = raw(&addr, b"GET /health HTTP/1.1\r\nHost: x\r\n").await;
+    assert!(reply.starts_with("HTTP/1.1 408 "), "{reply}");
+    assert!(json_body(&reply)["message"].as_str().unwrap().contains("500 ms"));
+    assert!(started.elapsed() < Duration::from_secs(3));
+
+    // The server still answers well-formed requests, on the same kind of raw connection too.
+    let reply = raw(&addr, b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await;
+    assert!(reply.starts_with("HTTP/1.1 200 "), "{reply}");
+    let _ = s.stop.send(());
+}

@@ -54,8 +54,8 @@ export interface AnalyzeRequest {
     modelName?: string;
     /** Inference precision (default `fp32`; training uses it too where trainable, else `fp32`). */
     precision?: Precision;
-    /** Tokens per sequence (default 128). */
-    sequenceLength?: number;
+    /** Tokens per sequence (default 128, at most the model's positions). */
+    sequenceLength?: number | null;
 }
 
 /** Options of `predict`, `select`, `batchSelect` and `analyze` (the CLI's `--calibrate`). */
@@ -109,8 +109,8 @@ export interface BatchSelectRequest {
     models?: BatchModel[];
     /** Weight precision (default `fp32`). */
     precision?: Precision;
-    /** Tokens per sequence (default 128). */
-    sequenceLength?: number;
+    /** Tokens per sequence (default 128, at most the model's positions). */
+    sequenceLength?: number | null;
     /** IPFS Accelerate's task type. */
     taskType?: TaskType | null;
 }
@@ -535,8 +535,8 @@ export interface DistributedPlanRequest {
     modelFamily?: Family | null;
     /** Model name or Hugging Face id. */
     modelName?: string;
-    /** Tokens per sequence (default 512). */
-    sequenceLength?: number;
+    /** Tokens per sequence (default 512, at most the model's positions). */
+    sequenceLength?: number | null;
 }
 
 /** Memory per GPU and in total, GB. */
@@ -1013,6 +1013,11 @@ export interface PredictAnswer {
     modelName: string;
     /** Where the architecture comes from. */
     modelSource: SpecSource;
+    /**
+     * What the answer assumed that the request did not say (a default sequence length capped at
+     * the model's positions).
+     */
+    notes?: string[];
     /** Precision. */
     precision: Precision;
     /** target (hardware type or device id) → prediction. */
@@ -1099,8 +1104,8 @@ export interface PredictRequest {
      * type and the workload, see `Runtime::default_for`).
      */
     runtime?: Runtime | null;
-    /** Tokens per sequence, the KV context for decode (default 128). */
-    sequenceLength?: number;
+    /** Tokens per sequence, the KV context for decode (default 128, at most the model's positions). */
+    sequenceLength?: number | null;
     /**
      * `forward`, `prefill`, `decode` or `train-step` (default: decode for text generators, forward
      * otherwise; `train-step` in training mode).
@@ -1289,8 +1294,8 @@ export interface ResourcesRequest {
     modelName?: string;
     /** Weight precision (default `fp32`). */
     precision?: Precision;
-    /** Tokens per sequence (default 128). */
-    sequenceLength?: number;
+    /** Tokens per sequence (default 128, at most the model's positions). */
+    sequenceLength?: number | null;
 }
 
 export type Runtime = "llama.cpp" | "tensorrt" | "vllm" | "pytorch" | "pytorch-compiled" | "onnxruntime" | "onnxruntime-web" | "web-llm" | "tract" | "openvino" | "qnn" | "mlx";
@@ -1336,8 +1341,8 @@ export interface SelectRequest {
     modelName?: string;
     /** Weight precision (default `fp32`). */
     precision?: Precision;
-    /** Tokens per sequence (default 128). */
-    sequenceLength?: number;
+    /** Tokens per sequence (default 128, at most the model's positions). */
+    sequenceLength?: number | null;
     /** IPFS Accelerate's task type (a training task implies training mode). */
     taskType?: TaskType | null;
 }

@@ -68,6 +68,9 @@ pub fn run(args: &PredictArgs) -> Result<()> {
             output::text(&line);
         }
     }
+    for note in &answer.notes {
+        output::text(&format!("note: {note}"));
+    }
     Ok(())
 }
 

@@ -115,16 +115,19 @@ fn a_bad_model_in_a_batch_is_its_entrys_error() {
     );
     let text = run_ok(&["batch-select", "gpt2", "no-such-model-xyz", "--hardware", "cpu"]);
     assert!(text.contains("not answered: unknown model"), "{text}");
-    // A model that cannot take the sequence length (CLIP's 77 positions, under the default 128) is its
-    // entry's error too.
-    let v = run_json(&[
+    // Under the default sequence length each model gets at most its positions (CLIP: 77); a length
+    // asked for that one model cannot take is that entry's error.
+    let both = [
         "batch-select",
         "gpt2",
         "openai/clip-vit-base-patch32",
         "--hardware",
         "cpu",
         "--json",
-    ]);
+    ];
+    let v = run_json(&both);
+    assert!(v["openai/clip-vit-base-patch32"]["primary"].is_string(), "{v}");
+    let v = run_json(&[&both[..], &["--seq-length", "128"]].concat());
     assert!(v["gpt2"]["primary"].is_string(), "{v}");
     let clip = &v["openai/clip-vit-base-patch32"];
     assert!(

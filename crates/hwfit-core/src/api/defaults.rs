@@ -29,3 +29,46 @@ pub const POOL_PRECISION: Precision = Precision::Fp16;
 pub const MAX_NAME_BYTES: usize = 256;
 /// The most cells (models × targets × batch sizes × precisions) one prediction matrix answers.
 pub const MAX_MATRIX_CELLS: usize = 10_000;
+
+/// The sequence length a question about `spec` uses: the one asked for (checked later against the
+/// model), else `default` capped at the positions of a model that reads text — CLIP's 77 under the
+/// default 128 — with a note saying so.
+#[must_use]
+pub fn sequence_length(
+    requested: Option<u32>,
+    default: u32,
+    spec: &crate::ModelSpec,
+) -> (u32, Option<alloc::string::String>) {
+    if let Some(asked) = requested {
+        return (asked, None);
+    }
+    let reads_text = spec.stacks().any(|s| s.input == crate::Modality::Text);
+    if reads_text && spec.max_positions > 0 && default > spec.max_positions {
+        let note = alloc::format!(
+            "sequence_length: {}, the most {} takes, instead of the default {default}",
+            spec.max_positions,
+            spec.name
+        );
+        return (spec.max_positions, Some(note));
+    }
+    (default, None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Catalog;
+
+    #[test]
+    fn the_default_sequence_length_fits_the_model_an_asked_one_is_kept() {
+        let clip = Catalog::builtin().resolve("openai/clip-vit-base-patch32").unwrap().spec;
+        let (seq, note) = sequence_length(None, SEQUENCE_LENGTH, &clip);
+        assert_eq!(seq, 77);
+        assert!(note.unwrap().contains("instead of the default 128"));
+        assert_eq!(sequence_length(Some(128), SEQUENCE_LENGTH, &clip), (128, None));
+        let gpt2 = Catalog::builtin().resolve("gpt2").unwrap().spec;
+        assert_eq!(sequence_length(None, SEQUENCE_LENGTH, &gpt2), (SEQUENCE_LENGTH, None));
+        let resnet = Catalog::builtin().resolve("microsoft/resnet-50").unwrap().spec;
+        assert_eq!(sequence_length(None, SEQUENCE_LENGTH, &resnet), (SEQUENCE_LENGTH, None));
+    }
+}

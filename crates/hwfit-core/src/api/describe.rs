@@ -103,8 +103,8 @@ pub struct ResourcesRequest {
     pub mode: Mode,
     /// Items per step (default 1).
     pub batch_size: u32,
-    /// Tokens per sequence (default 128).
-    pub sequence_length: u32,
+    /// Tokens per sequence (default 128, at most the model's positions).
+    pub sequence_length: Option<u32>,
 }
 
 impl Default for ResourcesRequest {
@@ -117,7 +117,7 @@ impl Default for ResourcesRequest {
             precision: defaults::PRECISION,
             mode: defaults::MODE,
             batch_size: defaults::BATCH_SIZE,
-            sequence_length: defaults::SEQUENCE_LENGTH,
+            sequence_length: None,
         }
     }
 }
@@ -220,16 +220,19 @@ impl Hwfit {
     /// Memory, CPU cores and disk a model needs on a hardware type.
     pub fn resources(&self, req: &ResourcesRequest) -> Result<ResourcesAnswer, CoreError> {
         let model = self.resolve_model(&req.model_name, req.model_config.as_ref(), req.model_family)?;
-        let requirements = estimate_resources(
+        let (sequence_length, note) =
+            defaults::sequence_length(req.sequence_length, defaults::SEQUENCE_LENGTH, &model.spec);
+        let mut requirements = estimate_resources(
             &model.spec,
             &ResourceInput {
                 hardware: req.hardware,
                 precision: req.precision,
                 mode: req.mode,
                 batch_size: req.batch_size,
-                seq_length: req.sequence_length,
+                seq_length: sequence_length,
             },
         )?;
+        requirements.notes.extend(note);
         Ok(ResourcesAnswer {
             model_name: model.spec.name,
             family: model.spec.family,

@@ -43,8 +43,8 @@ pub struct PredictRequest {
     pub workload: Option<Workload>,
     /// Items per step (default 1).
     pub batch_size: u32,
-    /// Tokens per sequence, the KV context for decode (default 128).
-    pub sequence_length: u32,
+    /// Tokens per sequence, the KV context for decode (default 128, at most the model's positions).
+    pub sequence_length: Option<u32>,
     /// The runtime to predict for (default: the best-documented one for each target's hardware
     /// type and the workload, see `Runtime::default_for`).
     pub runtime: Option<Runtime>,
@@ -63,7 +63,7 @@ impl Default for PredictRequest {
             mode: defaults::MODE,
             workload: None,
             batch_size: defaults::BATCH_SIZE,
-            sequence_length: defaults::SEQUENCE_LENGTH,
+            sequence_length: None,
             runtime: None,
         }
     }
@@ -121,6 +121,10 @@ pub struct PredictAnswer {
     pub workload: Workload,
     /// target (hardware type or device id) → prediction.
     pub predictions: SortedMap<String, PredictEntry>,
+    /// What the answer assumed that the request did not say (a default sequence length capped at
+    /// the model's positions).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
 }
 
 /// Select the hardware to run a model on (`POST /hardware/select`).
@@ -149,8 +153,8 @@ pub struct SelectRequest {
     pub mode: Mode,
     /// Items per step (default 1).
     pub batch_size: u32,
-    /// Tokens per sequence (default 128).
-    pub sequence_length: u32,
+    /// Tokens per sequence (default 128, at most the model's positions).
+    pub sequence_length: Option<u32>,
     /// IPFS Accelerate's task type (a training task implies training mode).
     pub task_type: Option<TaskType>,
     /// Also plan distributed training over `gpu_count` GPUs of the recommended type.
@@ -171,7 +175,7 @@ impl Default for SelectRequest {
             precision: defaults::PRECISION,
             mode: defaults::MODE,
             batch_size: defaults::BATCH_SIZE,
-            sequence_length: defaults::SEQUENCE_LENGTH,
+            sequence_length: None,
             task_type: None,
             distributed: false,
             gpu_count: 1,
@@ -225,8 +229,8 @@ pub struct BatchSelectRequest {
     pub mode: Mode,
     /// Items per step (default 1).
     pub batch_size: u32,
-    /// Tokens per sequence (default 128).
-    pub sequence_length: u32,
+    /// Tokens per sequence (default 128, at most the model's positions).
+    pub sequence_length: Option<u32>,
     /// IPFS Accelerate's task type.
     pub task_type: Option<TaskType>,
 }
@@ -241,7 +245,7 @@ impl Default for BatchSelectRequest {
             precision: defaults::PRECISION,
             mode: defaults::MODE,
             batch_size: defaults::BATCH_SIZE,
-            sequence_length: defaults::SEQUENCE_LENGTH,
+            sequence_length: None,
             task_type: None,
         }
     }
@@ -289,8 +293,8 @@ pub struct AnalyzeRequest {
     pub device_spec: Option<crate::DeviceSpec>,
     /// Inference precision (default `fp32`; training uses it too where trainable, else `fp32`).
     pub precision: Precision,
-    /// Tokens per sequence (default 128).
-    pub sequence_length: u32,
+    /// Tokens per sequence (default 128, at most the model's positions).
+    pub sequence_length: Option<u32>,
 }
 
 impl Default for AnalyzeRequest {
@@ -304,7 +308,7 @@ impl Default for AnalyzeRequest {
             devices: Vec::new(),
             device_spec: None,
             precision: defaults::PRECISION,
-            sequence_length: defaults::SEQUENCE_LENGTH,
+            sequence_length: None,
         }
     }
 }
@@ -399,11 +403,13 @@ impl Hwfit {
             local,
         )?;
         let workload = workload_of(&model.spec, req.mode, req.workload);
+        let (sequence_length, note) =
+            defaults::sequence_length(req.sequence_length, defaults::SEQUENCE_LENGTH, &model.spec);
         let perf_req = PerfRequest {
             precision: req.precision,
             workload,
             batch_size: req.batch_size,
-            seq_length: req.sequence_length,
+            seq_length: sequence_length,
             runtime: req.runtime,
         };
         let mut predictions = SortedMap::new();
@@ -424,11 +430,12 @@ impl Hwfit {
             model_family: model.spec.family,
             model_source: model.source,
             batch_size: req.batch_size,
-            sequence_length: req.sequence_length,
+            sequence_length,
             precision: req.precision,
             mode: workload.mode(),
             workload,
             predictions,
+            notes: note.into_iter().collect(),
         })
     }
 
@@ -442,11 +449,13 @@ impl Hwfit {
             req.device_spec.as_ref(),
             local,
         )?;
+        let (sequence_length, note) =
+            defaults::sequence_length(req.sequence_length, defaults::SEQUENCE_LENGTH, &model.spec);
         let mut selection = select_hardware(
             &model.spec,
             &SelectionInput {
                 batch_size: req.batch_size,
-                seq_length: req.sequence_length,
+                seq_length: sequence_length,
                 mode: req.mode,
                 precision: req.precision,
                 task_type: req.task_type,
@@ -455,6 +464,9 @@ impl Hwfit {
             &self.perf,
             &self.selection,
         )?;
+        if let Some(note) = note {
+            selection.explanation = format!("{} ({note})", selection.explanation);
+        }
         if req.distributed {
             selection.distributed_config = Some(distributed_for(&model.spec, &selection, &candidates, req)?);
         }
@@ -543,6 +555,8 @@ impl Hwfit {
         } else {
             req.batch_sizes.clone()
         };
+        let (sequence_length, _) =
+            defaults::sequence_length(req.sequence_length, defaults::SEQUENCE_LENGTH, &model.spec);
         let training_precision = if req.precision.is_trainable() {
             req.precision
         } else {
@@ -567,7 +581,7 @@ impl Hwfit {
                     &model.spec,
                     &SelectionInput {
                         batch_size: batch,
-                        seq_length: req.sequence_length,
+                        seq_length: sequence_length,
                         mode,
                         precision,
                         task_type: None,
@@ -641,7 +655,7 @@ fn distributed_for(
         &DistributedInput {
             gpu_count: req.gpu_count,
             batch_size: req.batch_size,
-            seq_length: req.sequence_length,
+            seq_length: selection.sequence_length,
             max_memory_gb: None,
             device: Some(device),
         },

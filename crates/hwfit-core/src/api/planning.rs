@@ -75,7 +75,7 @@ pub struct MapRequest {
 }
 
 /// Plan distributed training (`POST /training/distributed`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
@@ -94,23 +94,8 @@ pub struct DistributedPlanRequest {
     pub max_memory_gb: Option<f64>,
     /// The GPU model.
     pub device: Option<String>,
-    /// Tokens per sequence (default 512).
-    pub sequence_length: u32,
-}
-
-impl Default for DistributedPlanRequest {
-    fn default() -> Self {
-        Self {
-            model_name: String::new(),
-            model_config: None,
-            model_family: None,
-            gpu_count: 0,
-            batch_size: 0,
-            max_memory_gb: None,
-            device: None,
-            sequence_length: defaults::DISTRIBUTED_SEQUENCE_LENGTH,
-        }
-    }
+    /// Tokens per sequence (default 512, at most the model's positions).
+    pub sequence_length: Option<u32>,
 }
 
 /// A resource-pool configuration for several models (`POST /resources/pool`).
@@ -289,7 +274,12 @@ impl Hwfit {
             &DistributedInput {
                 gpu_count: req.gpu_count,
                 batch_size: req.batch_size,
-                seq_length: req.sequence_length,
+                seq_length: defaults::sequence_length(
+                    req.sequence_length,
+                    defaults::DISTRIBUTED_SEQUENCE_LENGTH,
+                    &model.spec,
+                )
+                .0,
                 max_memory_gb: req.max_memory_gb,
                 device,
             },
