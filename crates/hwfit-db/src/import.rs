@@ -3,8 +3,9 @@
 //! `aggregated_benchmarks.json`, and hwfit's own export (JSON or CSV). A row that cannot be read is
 //! rejected with its line (or, in JSON, its path) and the reason; the others are kept.
 
+use std::collections::HashMap;
 use std::path::Path;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use hwfit_core::{Catalog, DeviceCatalog, HardwareType, Precision};
 use serde_json::Value;
@@ -75,18 +76,76 @@ fn catalogs() -> &'static (DeviceCatalog, Catalog) {
 /// model's family and parameters when hwfit knows the model.
 #[must_use]
 pub fn enrich(mut r: BenchmarkRecord) -> BenchmarkRecord {
-    let (devices, models) = catalogs();
-    if let Ok(d) = devices.resolve_measured(&r.device_name) {
-        r.device = d.id.clone();
-        if r.hardware_type.is_none() || !d.name.ends_with("(class)") {
-            r.hardware_type = r.hardware_type.or_else(|| Some(d.hardware_type.as_str().to_owned()));
+    static DEVICES: Memo<ResolvedDevice> = Memo::new();
+    static MODELS: Memo<ResolvedModel> = Memo::new();
+    let device = DEVICES.get(&r.device_name, |name| {
+        let (devices, _) = catalogs();
+        devices.resolve_measured(name).ok().map(|d| ResolvedDevice {
+            id: d.id.clone(),
+            hardware_type: d.hardware_type.as_str(),
+            class_reference: d.name.ends_with("(class)"),
+        })
+    });
+    if let Some(d) = device {
+        r.device = d.id;
+        if r.hardware_type.is_none() || !d.class_reference {
+            r.hardware_type = r.hardware_type.or_else(|| Some(d.hardware_type.to_owned()));
         }
     }
-    if let Ok(m) = models.resolve(&r.model_name) {
-        r.model_family = r.model_family.or_else(|| Some(m.spec.family.as_str().to_owned()));
-        r.model_parameters_m = r.model_parameters_m.or(Some(m.spec.parameters() as f64 / 1e6));
+    let model = MODELS.get(&r.model_name, |name| {
+        let (_, models) = catalogs();
+        models.resolve(name).ok().map(|m| ResolvedModel {
+            family: m.spec.family.as_str(),
+            parameters_m: m.spec.parameters() as f64 / 1e6,
+        })
+    });
+    if let Some(m) = model {
+        r.model_family = r.model_family.or_else(|| Some(m.family.to_owned()));
+        r.model_parameters_m = r.model_parameters_m.or(Some(m.parameters_m));
     }
     r
+}
+
+/// What a measured device name resolved to.
+#[derive(Clone)]
+struct ResolvedDevice {
+    id: String,
+    hardware_type: &'static str,
+    class_reference: bool,
+}
+
+/// What a model name resolved to.
+#[derive(Clone)]
+struct ResolvedModel {
+    family: &'static str,
+    parameters_m: f64,
+}
+
+/// Names already resolved: the rows of a file name the same few devices and models, and an unknown
+/// name costs a search for the closest ones each time. At most [`Memo::CAPACITY`] names are kept
+/// (then it starts over), so a file of distinct names cannot grow it without bound.
+struct Memo<T>(Mutex<Option<HashMap<String, Option<T>>>>);
+
+impl<T: Clone> Memo<T> {
+    const CAPACITY: usize = 4096;
+
+    const fn new() -> Self {
+        Self(Mutex::new(None))
+    }
+
+    fn get(&self, name: &str, resolve: impl FnOnce(&str) -> Option<T>) -> Option<T> {
+        let mut memo = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        let memo = memo.get_or_insert_with(HashMap::new);
+        if let Some(hit) = memo.get(name) {
+            return hit.clone();
+        }
+        if memo.len() >= Self::CAPACITY {
+            memo.clear();
+        }
+        let found = resolve(name);
+        memo.insert(name.to_owned(), found.clone());
+        found
+    }
 }
 
 /// A precision as hwfit spells it (`GGUF Q4_K_M` → `q4_k_m`), or the source's spelling lowercased.

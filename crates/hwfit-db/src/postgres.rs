@@ -104,6 +104,10 @@ impl Store for PostgresStore {
             placeholders.join(", ")
         );
         let mut tx = self.client.transaction().map_err(pg)?;
+        // Imports take turns on the trigger-kept counts (two imports updating the same counters in
+        // different orders would deadlock); readers are not blocked.
+        tx.batch_execute("LOCK TABLE benchmark_counts IN SHARE ROW EXCLUSIVE MODE")
+            .map_err(pg)?;
         let statement = tx.prepare(&sql).map_err(pg)?;
         let mut inserted = Inserted::default();
         for r in records {

@@ -96,6 +96,68 @@ pub(crate) const MIGRATIONS: &[Migration] = &[
         ADD COLUMN warmup_runs INTEGER, ADD COLUMN timed_runs INTEGER;
     CREATE INDEX benchmark_results_runtime ON benchmark_results (runtime);",
     },
+    Migration {
+        version: 3,
+        name: "counts kept by triggers (stats without reading the table)",
+        sqlite: "CREATE TABLE benchmark_counts (
+        kind TEXT NOT NULL, value TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (kind, value));
+    INSERT INTO benchmark_counts (kind, value, n)
+        SELECT 'hardware_type', COALESCE(hardware_type, 'unknown'), COUNT(*) FROM benchmark_results GROUP BY 2
+        UNION ALL SELECT 'runtime', COALESCE(runtime, ''), COUNT(*) FROM benchmark_results GROUP BY 2
+        UNION ALL SELECT 'import', COALESCE(imported_from, ''), COUNT(*) FROM benchmark_results GROUP BY 2
+        UNION ALL SELECT 'model', model_name, COUNT(*) FROM benchmark_results GROUP BY 2
+        UNION ALL SELECT 'device', device, COUNT(*) FROM benchmark_results GROUP BY 2;
+    CREATE TRIGGER benchmark_counts_insert AFTER INSERT ON benchmark_results BEGIN
+        INSERT INTO benchmark_counts (kind, value, n) VALUES
+            ('hardware_type', COALESCE(NEW.hardware_type, 'unknown'), 1), ('runtime', COALESCE(NEW.runtime, ''), 1),
+            ('import', COALESCE(NEW.imported_from, ''), 1), ('model', NEW.model_name, 1), ('device', NEW.device, 1)
+            ON CONFLICT (kind, value) DO UPDATE SET n = n + 1;
+    END;
+    CREATE TRIGGER benchmark_counts_delete AFTER DELETE ON benchmark_results BEGIN
+        UPDATE benchmark_counts SET n = n - 1 WHERE (kind, value) IN (VALUES
+            ('hardware_type', COALESCE(OLD.hardware_type, 'unknown')), ('runtime', COALESCE(OLD.runtime, '')),
+            ('import', COALESCE(OLD.imported_from, '')), ('model', OLD.model_name), ('device', OLD.device));
+        DELETE FROM benchmark_counts WHERE n <= 0;
+    END;
+    CREATE TRIGGER benchmark_counts_update AFTER UPDATE OF hardware_type, runtime, imported_from, model_name, device
+        ON benchmark_results BEGIN
+        UPDATE benchmark_counts SET n = n - 1 WHERE (kind, value) IN (VALUES
+            ('hardware_type', COALESCE(OLD.hardware_type, 'unknown')), ('runtime', COALESCE(OLD.runtime, '')),
+            ('import', COALESCE(OLD.imported_from, '')), ('model', OLD.model_name), ('device', OLD.device));
+        DELETE FROM benchmark_counts WHERE n <= 0;
+        INSERT INTO benchmark_counts (kind, value, n) VALUES
+            ('hardware_type', COALESCE(NEW.hardware_type, 'unknown'), 1), ('runtime', COALESCE(NEW.runtime, ''), 1),
+            ('import', COALESCE(NEW.imported_from, ''), 1), ('model', NEW.model_name, 1), ('device', NEW.device, 1)
+            ON CONFLICT (kind, value) DO UPDATE SET n = n + 1;
+    END;",
+        postgres: "CREATE TABLE benchmark_counts (
+        kind TEXT NOT NULL, value TEXT NOT NULL, n BIGINT NOT NULL, PRIMARY KEY (kind, value));
+    INSERT INTO benchmark_counts (kind, value, n)
+        SELECT 'hardware_type', COALESCE(hardware_type, 'unknown'), COUNT(*) FROM benchmark_results GROUP BY 2
+        UNION ALL SELECT 'runtime', COALESCE(runtime, ''), COUNT(*) FROM benchmark_results GROUP BY 2
+        UNION ALL SELECT 'import', COALESCE(imported_from, ''), COUNT(*) FROM benchmark_results GROUP BY 2
+        UNION ALL SELECT 'model', model_name, COUNT(*) FROM benchmark_results GROUP BY 2
+        UNION ALL SELECT 'device', device, COUNT(*) FROM benchmark_results GROUP BY 2;
+    CREATE FUNCTION benchmark_counts_change() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        IF TG_OP IN ('DELETE', 'UPDATE') THEN
+            UPDATE benchmark_counts SET n = n - 1 WHERE (kind, value) IN (VALUES
+                ('hardware_type', COALESCE(OLD.hardware_type, 'unknown')), ('runtime', COALESCE(OLD.runtime, '')),
+                ('import', COALESCE(OLD.imported_from, '')), ('model', OLD.model_name), ('device', OLD.device));
+            DELETE FROM benchmark_counts WHERE n <= 0;
+        END IF;
+        IF TG_OP IN ('INSERT', 'UPDATE') THEN
+            INSERT INTO benchmark_counts (kind, value, n) VALUES
+                ('hardware_type', COALESCE(NEW.hardware_type, 'unknown'), 1), ('runtime', COALESCE(NEW.runtime, ''), 1),
+                ('import', COALESCE(NEW.imported_from, ''), 1), ('model', NEW.model_name, 1), ('device', NEW.device, 1)
+                ON CONFLICT (kind, value) DO UPDATE SET n = benchmark_counts.n + 1;
+        END IF;
+        RETURN NULL;
+    END $$;
+    CREATE TRIGGER benchmark_counts_change
+        AFTER INSERT OR DELETE OR UPDATE OF hardware_type, runtime, imported_from, model_name, device
+        ON benchmark_results FOR EACH ROW EXECUTE FUNCTION benchmark_counts_change();",
+    },
 ];
 
 /// The newest schema version this build knows.

@@ -131,15 +131,14 @@ pub(crate) fn list_sql(filter: &Filter, placeholder: fn(usize) -> String) -> (St
     (sql, args)
 }
 
-/// The query `stats` reads its counts from: aggregates computed by the database, one row per
-/// (what, key, count), so a call holds the groups in memory, never the table.
+/// The query `stats` reads its counts from: `benchmark_counts`, which triggers keep in step with
+/// every insert, update and delete (migration 3), one row per (what, key, count) — so a call reads
+/// as many rows as there are distinct models, devices, runtimes and imports, never the table.
 pub(crate) const STATS_SQL: &str = "\
-    SELECT 'records', '', COUNT(*) FROM benchmark_results \
-    UNION ALL SELECT 'models', '', COUNT(DISTINCT model_name) FROM benchmark_results \
-    UNION ALL SELECT 'devices', '', COUNT(DISTINCT device) FROM benchmark_results \
-    UNION ALL SELECT 'hardware_type', COALESCE(hardware_type, 'unknown'), COUNT(*) FROM benchmark_results GROUP BY 2 \
-    UNION ALL SELECT 'runtime', COALESCE(runtime, ''), COUNT(*) FROM benchmark_results GROUP BY 2 \
-    UNION ALL SELECT 'import', COALESCE(imported_from, ''), COUNT(*) FROM benchmark_results GROUP BY 2";
+    SELECT 'records', '', CAST(COALESCE(SUM(n), 0) AS BIGINT) FROM benchmark_counts WHERE kind = 'hardware_type' \
+    UNION ALL SELECT 'models', '', COUNT(*) FROM benchmark_counts WHERE kind = 'model' \
+    UNION ALL SELECT 'devices', '', COUNT(*) FROM benchmark_counts WHERE kind = 'device' \
+    UNION ALL SELECT kind, value, n FROM benchmark_counts WHERE kind IN ('hardware_type', 'runtime', 'import')";
 
 /// The stats from [`STATS_SQL`]'s rows.
 pub(crate) fn stats_of(schema_version: u32, rows: &[(String, String, i64)]) -> Stats {

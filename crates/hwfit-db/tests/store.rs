@@ -115,16 +115,53 @@ fn a_first_schema_database_is_migrated() {
          ALTER TABLE benchmark_results DROP COLUMN runtime_version; ALTER TABLE benchmark_results DROP COLUMN execution;
          ALTER TABLE benchmark_results DROP COLUMN math_mode; ALTER TABLE benchmark_results DROP COLUMN memory_device_mb;
          ALTER TABLE benchmark_results DROP COLUMN warmup_runs; ALTER TABLE benchmark_results DROP COLUMN timed_runs;
-         DELETE FROM schema_migrations WHERE version = 2;",
+         DROP TRIGGER benchmark_counts_insert; DROP TRIGGER benchmark_counts_delete;
+         DROP TRIGGER benchmark_counts_update; DROP TABLE benchmark_counts;
+         DELETE FROM schema_migrations WHERE version IN (2, 3);",
     )
     .unwrap();
     drop(conn);
     let mut reopened = SqliteStore::open(path.to_str().unwrap()).unwrap();
-    assert_eq!(reopened.schema_version().unwrap(), 2);
+    assert_eq!(reopened.schema_version().unwrap(), 3);
+    assert_eq!(
+        reopened.stats().unwrap().records,
+        1,
+        "the counts start from the rows kept"
+    );
     let mut new = old.clone();
     new.runtime_version = Some("0.23".into());
     new.timed_runs = Some(3);
     reopened.insert(&[new.clone()], "new").unwrap();
     let all = reopened.list(&hwfit_db::Filter::default()).unwrap();
     assert!(all.contains(&old) && all.contains(&new), "{all:?}");
+}
+
+/// The counts `stats` reads follow rows deleted and changed by hand, not only imports.
+#[test]
+fn counts_follow_rows_deleted_and_changed_outside_hwfit() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("counts.sqlite");
+    let mut store = SqliteStore::open(path.to_str().unwrap()).unwrap();
+    let records: Vec<_> = (0..6)
+        .map(|i| {
+            let mut r = hwfit_db::BenchmarkRecord::new(&format!("model-{}", i % 3), "cpu", "tract", "measured here");
+            r.batch_size = Some(i + 1);
+            r.throughput = Some(1.0);
+            r
+        })
+        .collect();
+    store.insert(&records, "six").unwrap();
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch(
+        "DELETE FROM benchmark_results WHERE model_name = 'model-0';
+         UPDATE benchmark_results SET runtime = 'onnxruntime', model_name = 'model-9' WHERE batch_size = 2;",
+    )
+    .unwrap();
+    drop(conn);
+    let stats = store.stats().unwrap();
+    assert_eq!(stats.records, 4);
+    assert_eq!(stats.models, 3, "model-1, model-2, model-9: {stats:?}");
+    assert_eq!(stats.by_runtime.get("onnxruntime"), Some(&1));
+    assert_eq!(stats.by_runtime.get("tract"), Some(&3));
+    assert_eq!(stats.by_import.get("six"), Some(&4));
 }

@@ -39,7 +39,7 @@ pub fn storage_contract(store: &mut dyn Store) -> usize {
     }
     let stats = store.stats().unwrap();
     assert_eq!(stats.records, total);
-    assert_eq!(stats.schema_version, 2);
+    assert_eq!(stats.schema_version, 3);
     assert!(stats.by_hardware_type["cuda"] > 20, "{stats:?}");
     assert!(stats.by_hardware_type.contains_key("webgpu") && stats.by_hardware_type.contains_key("wasm"));
     assert_eq!(stats.by_import.values().sum::<usize>(), total);
@@ -74,10 +74,20 @@ pub fn storage_contract(store: &mut dyn Store) -> usize {
     assert_eq!(all.len(), total);
     let read = read_file(&measured("webllm_vram_requirements.csv")).unwrap();
     assert!(read.records.iter().all(|r| all.contains(r)));
-    // The counts are the table's, computed by the database.
+    // The counts the triggers keep are the table's.
     let distinct = |f: fn(&BenchmarkRecord) -> &str| all.iter().map(f).collect::<std::collections::BTreeSet<_>>().len();
     assert_eq!(stats.models, distinct(|r| r.model_name.as_str()));
     assert_eq!(stats.devices, distinct(|r| r.device.as_str()));
+    let mut by_runtime = std::collections::BTreeMap::<String, usize>::new();
+    let mut by_hardware = std::collections::BTreeMap::<String, usize>::new();
+    for r in &all {
+        *by_runtime.entry(r.runtime.clone()).or_default() += 1;
+        *by_hardware
+            .entry(r.hardware_type.clone().unwrap_or_else(|| "unknown".into()))
+            .or_default() += 1;
+    }
+    assert_eq!(stats.by_runtime, by_runtime);
+    assert_eq!(stats.by_hardware_type, by_hardware);
     // `%`, `_` and `\` in a name filter match themselves, not any text.
     for pattern in ["%", "_", "llama_2", "\\", "\0"] {
         let found = store
