@@ -78,6 +78,15 @@ fn catalogs() -> &'static (DeviceCatalog, Catalog) {
 pub fn enrich(mut r: BenchmarkRecord) -> BenchmarkRecord {
     static DEVICES: Memo<ResolvedDevice> = Memo::new();
     static MODELS: Memo<ResolvedModel> = Memo::new();
+    // Aliases (`nvidia`, `metal`) stored as hwfit names them; an unknown one is left for
+    // `validate` to refuse.
+    if let Some(h) = r
+        .hardware_type
+        .as_deref()
+        .and_then(|h| h.trim().parse::<hwfit_core::HardwareType>().ok())
+    {
+        r.hardware_type = Some(h.as_str().to_owned());
+    }
     let device = DEVICES.get(&r.device_name, |name| {
         let (devices, _) = catalogs();
         devices.resolve_measured(name).ok().map(|d| ResolvedDevice {
@@ -223,6 +232,30 @@ impl CsvRow<'_> {
     fn number(&self, name: &str) -> Result<f64, String> {
         positive(self.get(name)).ok_or_else(|| format!("{name} '{}' is not a positive number", self.get(name)))
     }
+
+    /// The cell of an optional column, or `None` when it is empty or says "not given".
+    fn given(&self, name: &str) -> Option<&str> {
+        let text = self.get(name).trim();
+        let absent = ["", "-", "n/a", "na", "none", "not stated", "unknown"];
+        (!absent.iter().any(|a| text.eq_ignore_ascii_case(a))).then_some(text)
+    }
+
+    /// An optional positive number: absent, or a finite number > 0 — anything else rejects the row.
+    fn optional_number(&self, name: &str) -> Result<Option<f64>, String> {
+        self.given(name).map(|_| self.number(name)).transpose()
+    }
+
+    /// An optional count: absent, or a whole number ≥ 1 — anything else rejects the row.
+    fn optional_count(&self, name: &str) -> Result<Option<u32>, String> {
+        self.given(name)
+            .map(|text| {
+                text.parse::<u32>()
+                    .ok()
+                    .filter(|n| *n >= 1)
+                    .ok_or_else(|| format!("{name} '{text}' is not a count"))
+            })
+            .transpose()
+    }
 }
 
 type RowReader = fn(&CsvRow<'_>) -> Result<Vec<BenchmarkRecord>, String>;
@@ -327,14 +360,17 @@ fn llm_row(r: &CsvRow<'_>) -> Result<Vec<BenchmarkRecord>, String> {
         },
         &source(r.get("source"), r.get("source_ref")),
     );
-    rec.model_parameters_m = parameters_m(r.get("params"));
+    rec.model_parameters_m = r
+        .given("params")
+        .map(|p| parameters_m(p).ok_or_else(|| format!("params '{p}' is not a parameter count (8B, 350M)")))
+        .transpose()?;
     rec.precision = precision(r.get("precision"));
     rec.device_count = r
         .get("n_devices")
         .trim()
         .parse()
         .map_err(|_| format!("n_devices '{}' is not a count", r.get("n_devices")))?;
-    rec.batch_size = r.get("batch_size").trim().parse().ok();
+    rec.batch_size = r.optional_count("batch_size")?;
     let (workload, tokens) = if let Some(n) = metric.strip_prefix("tg") {
         ("decode", n)
     } else if let Some(n) = metric.strip_prefix("pp") {
@@ -413,10 +449,10 @@ fn browser_row(r: &CsvRow<'_>) -> Result<Vec<BenchmarkRecord>, String> {
             &source(r.get("source"), r.get("source_ref")),
         );
         rec.hardware_type = Some(hardware.into());
-        rec.model_parameters_m = positive(r.get("params_millions"));
+        rec.model_parameters_m = r.optional_number("params_millions")?;
         rec.precision = precision(r.get("precision"));
-        rec.batch_size = r.get("batch_size").trim().parse().ok();
-        rec.sequence_length = r.get("seq_length").trim().parse().ok();
+        rec.batch_size = r.optional_count("batch_size")?;
+        rec.sequence_length = r.optional_count("seq_length")?;
         if units.starts_with("ms") || units.contains(" ms") {
             rec.latency_mean_ms = Some(value);
         } else if units.starts_with('s') && !units.contains('/') {
@@ -450,7 +486,7 @@ fn webllm_row(r: &CsvRow<'_>) -> Result<Vec<BenchmarkRecord>, String> {
     );
     rec.hardware_type = Some(String::from("webgpu"));
     rec.precision = Some(r.get("mlc_quantization").to_owned()).filter(|p| !p.is_empty());
-    rec.sequence_length = r.get("context_window_size").trim().parse().ok();
+    rec.sequence_length = r.optional_count("context_window_size")?;
     rec.memory_mb = Some(r.number("vram_required_MB")?);
     rec.notes = Some(String::from(
         "VRAM the runtime requires (web-llm's prebuilt model list)",
@@ -469,10 +505,13 @@ fn export_row(r: &CsvRow<'_>) -> Result<Vec<BenchmarkRecord>, String> {
             "model_architecture" | "device_profile" | "host" => {
                 serde_json::from_str(text).map_err(|e| format!("{column}: {e}"))?
             }
+            // serde_json writes NaN and infinities as null: refuse them here, or they vanish.
             "model_parameters_m" | "throughput" | "latency_mean_ms" | "latency_p50_ms" | "latency_p90_ms"
             | "memory_mb" | "memory_device_mb" => Value::from(
                 text.parse::<f64>()
-                    .map_err(|_| format!("{column} '{text}' is not a number"))?,
+                    .ok()
+                    .filter(|v| v.is_finite())
+                    .ok_or_else(|| format!("{column} '{text}' is not a finite number"))?,
             ),
             "device_count" | "batch_size" | "sequence_length" | "warmup_runs" | "timed_runs" => Value::from(
                 text.parse::<u32>()

@@ -186,6 +186,20 @@ impl BenchmarkRecord {
         if self.timed_runs == Some(0) {
             return bad(String::from("timed_runs must be ≥ 1"));
         }
+        if let Some(h) = &self.hardware_type {
+            if h.parse::<hwfit_core::HardwareType>().is_err() {
+                return bad(format!(
+                    "hardware_type '{h}' is not one hwfit knows (cpu, cuda, rocm, mps, openvino, qnn, webnn, webgpu, wasm)"
+                ));
+            }
+        }
+        if let Some(t) = &self.measured_at {
+            if !is_iso8601(t) {
+                return bad(format!(
+                    "measured_at '{t}' is not an ISO 8601 date or time (2026-11-23, 2026-11-23T17:30:16Z)"
+                ));
+            }
+        }
         // PostgreSQL's text cannot hold a NUL byte: refused on every backend, so both store the same.
         if serde_json::to_string(self).is_ok_and(|json| json.contains("\\u0000")) {
             return bad(String::from("a text field contains a NUL byte"));
@@ -207,9 +221,88 @@ impl BenchmarkRecord {
     }
 }
 
+/// Whether `text` is an ISO 8601 / RFC 3339 date or date-time as measurement files write them:
+/// `YYYY-MM-DD`, then optionally `T` or a space, `HH:MM[:SS[.fraction]]` and `Z` or `±HH[:]MM`.
+fn is_iso8601(text: &str) -> bool {
+    fn number(s: &str, digits: usize, max: u32, min: u32) -> bool {
+        s.len() == digits
+            && s.bytes().all(|b| b.is_ascii_digit())
+            && s.parse::<u32>().is_ok_and(|n| (min..=max).contains(&n))
+    }
+    let (date, time) = match text.find(['T', 't', ' ']) {
+        Some(i) => (&text[..i], Some(&text[i + 1..])),
+        None => (text, None),
+    };
+    let mut parts = date.split('-');
+    let date_ok = matches!(
+        (parts.next(), parts.next(), parts.next(), parts.next()),
+        (Some(y), Some(m), Some(d), None) if number(y, 4, 9999, 1) && number(m, 2, 12, 1) && number(d, 2, 31, 1)
+    );
+    let Some(time) = time else { return date_ok };
+    let (clock, zone) = match time.find(['Z', 'z', '+', '-']) {
+        Some(i) => (&time[..i], &time[i..]),
+        None => (time, ""),
+    };
+    let zone_ok = match zone {
+        "" | "Z" | "z" => true,
+        z => {
+            let offset = z[1..].replace(':', "");
+            number(&offset[..offset.len().min(2)], 2, 23, 0) && number(offset.get(2..).unwrap_or(""), 2, 59, 0)
+        }
+    };
+    let (hms, fraction) = clock.split_once('.').unwrap_or((clock, "0"));
+    let mut hms = hms.split(':');
+    let clock_ok = matches!(
+        (hms.next(), hms.next(), hms.next(), hms.next()),
+        (Some(h), Some(m), s, None) if number(h, 2, 23, 0) && number(m, 2, 59, 0) && s.is_none_or(|s| number(s, 2, 60, 0))
+    ) && !fraction.is_empty()
+        && fraction.bytes().all(|b| b.is_ascii_digit());
+    date_ok && clock_ok && zone_ok
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn measurement_times_are_iso_8601() {
+        for ok in [
+            "2026-11-23",
+            "2026-11-23T17:30:16Z",
+            "2026-11-23T17:30:16.112414909Z",
+            "2026-11-23 17:30:16",
+            "2026-11-23T17:30",
+            "2026-11-23T17:30:16+05:30",
+            "2026-11-23T17:30:16-0800",
+        ] {
+            assert!(is_iso8601(ok), "{ok}");
+        }
+        for bad in [
+            "yesterday-ish",
+            "2026-13-01",
+            "2026-11-23T25:00:00Z",
+            "2026-11-23T17:30:16.Z",
+            "23/11/2026",
+            "2026-11-23T",
+            "2026-11-23T17:30:16+5",
+            "",
+        ] {
+            assert!(!is_iso8601(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_record_names_a_known_hardware_type_and_a_readable_time() {
+        let mut r = BenchmarkRecord::new("gpt2", "cpu", "tract", "measured here");
+        r.throughput = Some(1.0);
+        r.hardware_type = Some(String::from("tpu"));
+        assert!(r.validate().unwrap_err().to_string().contains("hardware_type 'tpu'"));
+        r.hardware_type = Some(String::from("cuda"));
+        r.measured_at = Some(String::from("last tuesday"));
+        assert!(r.validate().unwrap_err().to_string().contains("measured_at"));
+        r.measured_at = Some(String::from("2026-11-23T17:30:16Z"));
+        r.validate().unwrap();
+    }
 
     #[test]
     fn a_record_needs_a_measurement_and_sane_numbers() {

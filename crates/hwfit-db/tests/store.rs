@@ -165,3 +165,69 @@ fn counts_follow_rows_deleted_and_changed_outside_hwfit() {
     assert_eq!(stats.by_runtime.get("tract"), Some(&3));
     assert_eq!(stats.by_import.get("six"), Some(&4));
 }
+
+/// Every value is checked: a number that is not finite, an unknown hardware type, an unreadable
+/// time or a count that is not one rejects its row with its line, never vanishes.
+#[test]
+fn bad_values_reject_their_row_by_line() {
+    let export = hwfit_db::export::to_csv(&[{
+        let mut r = hwfit_db::BenchmarkRecord::new("gpt2", "cpu", "tract", "measured here");
+        r.throughput = Some(10.0);
+        r.latency_mean_ms = Some(5.0);
+        r.memory_mb = Some(100.0);
+        r.hardware_type = Some("cpu".into());
+        r.measured_at = Some("2026-11-23T17:30:16Z".into());
+        r
+    }])
+    .unwrap();
+    let mut lines = export.lines();
+    let header = lines.next().unwrap();
+    let row = lines.next().unwrap();
+    let columns: Vec<&str> = header.split(',').collect();
+    let with = |column: &str, value: &str| {
+        let i = columns.iter().position(|c| *c == column).unwrap();
+        let mut cells: Vec<String> = row.split(',').map(str::to_owned).collect();
+        cells[i] = value.to_owned();
+        cells.join(",")
+    };
+    let rows = [
+        with("latency_mean_ms", "NaN"),
+        with("memory_mb", "1e400"),
+        with("latency_p50_ms", "inf"),
+        with("hardware_type", "tpu"),
+        with("measured_at", "yesterday-ish"),
+        with("batch_size", "two"),
+        row.to_owned(),
+    ];
+    let text = format!("{header}\n{}\n", rows.join("\n"));
+    let read = read_text("bad.csv", &text).unwrap();
+    assert_eq!(read.records.len(), 1, "{:?}", read.rejected);
+    let at: Vec<&str> = read.rejected.iter().map(|r| r.at.as_str()).collect();
+    assert_eq!(at, ["line 2", "line 3", "line 4", "line 5", "line 6", "line 7"]);
+    let reasons: Vec<&str> = read.rejected.iter().map(|r| r.reason.as_str()).collect();
+    assert!(
+        reasons[0].contains("latency_mean_ms 'NaN' is not a finite number"),
+        "{reasons:?}"
+    );
+    assert!(reasons[1].contains("memory_mb '1e400'"), "{reasons:?}");
+    assert!(reasons[3].contains("hardware_type 'tpu'"), "{reasons:?}");
+    assert!(reasons[4].contains("measured_at 'yesterday-ish'"), "{reasons:?}");
+    assert!(reasons[5].contains("batch_size"), "{reasons:?}");
+    // A table's optional columns: absent is fine, nonsense is not.
+    let table = "source,source_ref,model,params,precision,model_size_GB,hardware,hardware_kind,n_devices,batch_size,metric,value,units,framework,notes\n\
+        s,r,Llama 3 8B,n/a,GGUF Q4_K_M,4.6,RTX 4090,gpu,1,,tg128,127.7,t/s,llama.cpp,\n\
+        s,r,Llama 3 8B,eight,GGUF Q4_K_M,4.6,RTX 4090,gpu,1,1,pp512,9000,t/s,llama.cpp,\n\
+        s,r,Llama 3 8B,8B,GGUF Q4_K_M,4.6,RTX 4090,gpu,1,0,pp512,9000,t/s,llama.cpp,\n";
+    let read = read_text("table.csv", table).unwrap();
+    assert_eq!(read.records.len(), 1, "{:?}", read.rejected);
+    assert!(
+        read.rejected[0].reason.contains("params 'eight'"),
+        "{:?}",
+        read.rejected
+    );
+    assert!(
+        read.rejected[1].reason.contains("batch_size '0'"),
+        "{:?}",
+        read.rejected
+    );
+}

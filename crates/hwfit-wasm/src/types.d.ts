@@ -772,6 +772,14 @@ export interface MemoryBreakdown {
     weightsMb: number;
 }
 
+/** One memory size of a device and whether a prediction's step fits in it. */
+export interface MemoryOption {
+    /** Whether the step's memory fits in it. */
+    fitsInMemory: boolean;
+    /** Memory, GB. */
+    memoryGb: number;
+}
+
 /** What feeds a transformer stack, which fixes its token count per item. */
 export type Modality = {
     kind: "text";
@@ -1056,6 +1064,11 @@ export interface PredictEntry {
     latency: number;
     /** The device's memory, MB. */
     memoryCapacity: number;
+    /**
+     * The memory sizes the device comes in, when more than one (a name that matches the 8 GB and
+     * the 16 GB card is predicted on the smaller): whether the step fits in each.
+     */
+    memoryOptions?: MemoryOption[];
     /** Memory the step needs, MB (the resource estimate's minimum). */
     memoryUsage: number;
     /** The roofline's upper bound on throughput (efficiency 1, no overhead). */

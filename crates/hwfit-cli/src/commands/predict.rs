@@ -67,6 +67,20 @@ pub fn run(args: &PredictArgs) -> Result<()> {
         if let Some(line) = runtimes_line(key, &e.prediction, &e.runtimes) {
             output::text(&line);
         }
+        if !e.memory_options.is_empty() {
+            let sizes: Vec<String> = e
+                .memory_options
+                .iter()
+                .map(|m| {
+                    format!(
+                        "{} GB {}",
+                        m.memory_gb,
+                        if m.fits_in_memory { "fits" } else { "does NOT fit" }
+                    )
+                })
+                .collect();
+            output::text(&format!("{key}: comes in {}", sizes.join(", ")));
+        }
     }
     for note in &answer.notes {
         output::text(&format!("note: {note}"));

@@ -374,3 +374,36 @@ fn bench_and_train_run_end_to_end() {
     ]);
     assert!(p["predictions"]["nvidia-rtx-4090"]["throughput"].as_f64().unwrap() > 0.0);
 }
+
+/// A name that matches one card in two memory sizes is predicted on the smaller, and the answer
+/// says in which sizes the step fits.
+#[test]
+fn predict_lists_the_fit_in_each_memory_size() {
+    let v = run_json(&[
+        "predict",
+        "Llama 3 8B",
+        "--device",
+        "AMD Radeon RX 9060 XT",
+        "--precision",
+        "fp16",
+        "--json",
+    ]);
+    let entry = v["predictions"].as_object().unwrap().values().next().unwrap().clone();
+    assert_eq!(entry["device"], "AMD Radeon RX 9060 XT 8 GB");
+    assert_eq!(entry["fits_in_memory"], false);
+    let options = entry["memory_options"].as_array().unwrap();
+    assert_eq!(options.len(), 2, "{entry}");
+    assert_eq!(options[0]["memory_gb"], 8.0);
+    assert_eq!(options[0]["fits_in_memory"], false);
+    assert_eq!(options[1]["memory_gb"], 16.0);
+    assert_eq!(options[1]["fits_in_memory"], true);
+    let text = run_ok(&[
+        "predict",
+        "Llama 3 8B",
+        "--device",
+        "AMD Radeon RX 9060 XT",
+        "--precision",
+        "fp16",
+    ]);
+    assert!(text.contains("comes in 8 GB does NOT fit, 16 GB fits"), "{text}");
+}

@@ -34,8 +34,8 @@ pub use describe::{
     ResourcesAnswer, ResourcesRequest,
 };
 pub use performance::{
-    AnalyzeRequest, BatchEntry, BatchModel, BatchSelectRequest, BatchSelection, ModeAnalysis, ModelAnalysis,
-    PerformanceSummary, PredictAnswer, PredictEntry, PredictRequest, SelectRequest,
+    AnalyzeRequest, BatchEntry, BatchModel, BatchSelectRequest, BatchSelection, MemoryOption, ModeAnalysis,
+    ModelAnalysis, PerformanceSummary, PredictAnswer, PredictEntry, PredictRequest, SelectRequest,
 };
 pub use planning::{
     CompatibleRequest, DistributedPlanRequest, MapRequest, MatrixRequest, RecommendRequest, ResourcePoolRequest,

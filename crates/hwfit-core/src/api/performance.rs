@@ -96,6 +96,39 @@ pub struct PredictEntry {
     /// those with measurements on its kind of processor): what moving runtime would buy.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub runtimes: Vec<RuntimeOption>,
+    /// The memory sizes the device comes in, when more than one (a name that matches the 8 GB and
+    /// the 16 GB card is predicted on the smaller): whether the step fits in each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub memory_options: Vec<MemoryOption>,
+}
+
+/// One memory size of a device and whether a prediction's step fits in it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct MemoryOption {
+    /// Memory, GB.
+    pub memory_gb: f64,
+    /// Whether the step's memory fits in it.
+    pub fits_in_memory: bool,
+}
+
+impl MemoryOption {
+    /// Each of `device`'s memory sizes, when it has several, against `prediction`'s memory.
+    #[must_use]
+    pub fn of(device: &crate::Device, prediction: &Prediction) -> Vec<Self> {
+        if device.memory_options_gb.len() < 2 {
+            return Vec::new();
+        }
+        device
+            .memory_options_gb
+            .iter()
+            .map(|&memory_gb| Self {
+                memory_gb,
+                fits_in_memory: prediction.memory_usage <= memory_gb * 1024.0,
+            })
+            .collect()
+    }
 }
 
 /// The predictions (IPFS Accelerate's `/performance/predict` answer plus what they rest on).
@@ -418,6 +451,7 @@ impl Hwfit {
             predictions.insert(
                 c.key.clone(),
                 PredictEntry {
+                    memory_options: MemoryOption::of(&c.device, &prediction),
                     prediction,
                     device: c.device.name.clone(),
                     hardware_type: c.device.hardware_type,

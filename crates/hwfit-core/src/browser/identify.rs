@@ -148,6 +148,9 @@ fn from_name(catalog: &DeviceCatalog, name: &str) -> Option<GpuIdentification> {
     };
     match catalog.resolution(name) {
         Resolution::Unique(d) => Some(identified(d, IdentificationConfidence::High, Vec::new())),
+        Resolution::MemoryVariants(variants) => variants
+            .first()
+            .map(|d| identified(d, IdentificationConfidence::High, Vec::new())),
         Resolution::Ambiguous(tied) if variants_of_one_product(&tied) => {
             let slowest = tied
                 .iter()
@@ -238,7 +241,9 @@ mod tests {
                         .map_or(get("expected_gpu"), |(_, name)| name);
                     let want: Vec<&str> = match catalog.resolution(expected) {
                         Resolution::Unique(d) => alloc::vec![d.id.as_str()],
-                        Resolution::Ambiguous(tied) => tied.iter().map(|d| d.id.as_str()).collect(),
+                        Resolution::Ambiguous(tied) | Resolution::MemoryVariants(tied) => {
+                            tied.iter().map(|d| d.id.as_str()).collect()
+                        }
                         // In no catalog: saying so is right.
                         Resolution::Unknown => Vec::new(),
                     };

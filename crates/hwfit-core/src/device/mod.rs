@@ -321,6 +321,25 @@ impl DeviceCatalog {
         resolve::resolve(&self.devices, &self.index, name)
     }
 
+    /// The memory sizes (GB, smallest first) of the products a name resolves to when it names one
+    /// product in several memory sizes (`Intel(R) Arc(TM) A770 Graphics`: 8 and 16), or the sizes
+    /// the device itself ships in; empty when there is one size.
+    #[must_use]
+    pub fn memory_options(&self, name: &str) -> Vec<f64> {
+        let mut sizes = match self.resolution(name) {
+            Resolution::MemoryVariants(variants) => variants.iter().map(|d| d.memory_gb).collect(),
+            Resolution::Unique(d) => d.memory_options_gb.clone(),
+            Resolution::Ambiguous(_) | Resolution::Unknown => Vec::new(),
+        };
+        sizes.sort_by(f64::total_cmp);
+        sizes.dedup_by(|a, b| (*a - *b).abs() < 1e-9);
+        if sizes.len() > 1 {
+            sizes
+        } else {
+            Vec::new()
+        }
+    }
+
     /// Resolves a device name, keeping the candidates of an ambiguous one.
     pub(crate) fn resolution(&self, name: &str) -> Resolution<'_> {
         resolve::resolution(&self.devices, &self.index, name)

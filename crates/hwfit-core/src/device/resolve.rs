@@ -605,6 +605,10 @@ fn score(device: &Device, keys: &DeviceKeys, wanted: &NameFacts) -> Option<usize
 pub(crate) enum Resolution<'a> {
     /// One device.
     Unique(&'a Device),
+    /// One product in several memory sizes that compute and read memory alike (`Intel Arc A770` 8 GB
+    /// and 16 GB), the least memory first: predicted on that one, so no fit is promised that one of
+    /// them cannot keep.
+    MemoryVariants(Vec<&'a Device>),
     /// Equally good matches (at most 12), best first.
     Ambiguous(Vec<&'a Device>),
     /// Nothing matches.
@@ -615,6 +619,7 @@ pub(crate) enum Resolution<'a> {
 pub(crate) fn resolve<'a>(devices: &'a [Device], index: &Index, name: &str) -> Result<&'a Device, CoreError> {
     match resolution(devices, index, name) {
         Resolution::Unique(d) => Ok(d),
+        Resolution::MemoryVariants(variants) => variants.first().copied().ok_or_else(|| unknown(devices, index, name)),
         Resolution::Ambiguous(tied) => Err(CoreError::AmbiguousDevice {
             name: String::from(name),
             candidates: tied.iter().map(|d| d.name.as_str()).collect::<Vec<_>>().join(", "),
@@ -692,7 +697,7 @@ pub(crate) fn resolution<'a>(devices: &'a [Device], index: &Index, name: &str) -
             Resolution::Unique(d)
         }
         _ if !repeats && memory_variants(&scored).is_some() => {
-            Resolution::Unique(memory_variants(&scored).unwrap_or(scored[0].1))
+            Resolution::MemoryVariants(memory_variants(&scored).unwrap_or_default())
         }
         _ => {
             let best = scored[0].0;
@@ -757,7 +762,7 @@ fn extends(variant: &DeviceKeys, base: &DeviceKeys) -> bool {
 /// much memory they carry (`Intel Arc A770` 8 GB and 16 GB), the one with the least: the prediction is
 /// the same, and whether a model fits is answered for the smallest, so no fit is promised that one of
 /// them cannot keep.
-fn memory_variants<'a>(scored: &[(usize, &'a Device, &DeviceKeys)]) -> Option<&'a Device> {
+fn memory_variants<'a>(scored: &[(usize, &'a Device, &DeviceKeys)]) -> Option<Vec<&'a Device>> {
     let best = scored.first()?.0;
     let tied: Vec<&Device> = scored
         .iter()
@@ -777,9 +782,11 @@ fn memory_variants<'a>(scored: &[(usize, &'a Device, &DeviceKeys)]) -> Option<&'
             && same(d.memory_bandwidth_gbs, first.memory_bandwidth_gbs)
     });
     let differ_in_memory = tied.iter().any(|d| !same(d.memory_gb, first.memory_gb));
-    (tied.len() >= 2 && same_rates && differ_in_memory)
-        .then(|| tied.into_iter().min_by(|a, b| a.memory_gb.total_cmp(&b.memory_gb)))
-        .flatten()
+    (tied.len() >= 2 && same_rates && differ_in_memory).then(|| {
+        let mut variants = tied;
+        variants.sort_by(|a, b| a.memory_gb.total_cmp(&b.memory_gb));
+        variants
+    })
 }
 
 /// Whether release date `a` is known to precede `b` (`2021-05-31` < `2022-01-01`; a year alone

@@ -287,6 +287,8 @@ mod spellings {
         // The RX 9060 XT's 8 and 16 GB boards compute and read memory alike: the smaller one answers
         // (a fit is promised only where both keep it).
         assert_eq!(id("AMD Radeon RX 9060 XT").unwrap(), "amd-radeon-rx-9060-xt-8-gb");
+        assert_eq!(catalog.memory_options("AMD Radeon RX 9060 XT"), [8.0, 16.0]);
+        assert!(catalog.memory_options("AMD Radeon RX 9060 XT 16 GB").is_empty());
         // The database lists the A770 8 GB at a lower boost clock (2100 vs 2400 MHz): it stays ambiguous.
         assert!(matches!(
             catalog.resolve("Intel(R) Arc(TM) A770 Graphics"),
@@ -457,8 +459,10 @@ mod detect_gpu {
         let mut resolved = 0;
         for (name, pixels) in &names {
             // Unique matches only (`resolve` would also rank suggestions for every unknown name).
-            let super::super::resolve::Resolution::Unique(device) = catalog.resolution(name) else {
-                continue;
+            let device = match catalog.resolution(name) {
+                super::super::resolve::Resolution::Unique(device) => device,
+                super::super::resolve::Resolution::MemoryVariants(variants) => variants[0],
+                _ => continue,
             };
             resolved += 1;
             match devices.iter_mut().find(|(id, _, _)| *id == device.id) {

@@ -56,7 +56,12 @@ pub fn candidates_from<S: AsRef<str>>(
         out.push(Candidate::hardware(catalog, *hw)?);
     }
     for name in devices {
-        out.push(Candidate::device(catalog.resolve(name.as_ref())?));
+        let mut candidate = Candidate::device(catalog.resolve(name.as_ref())?);
+        let sizes = catalog.memory_options(name.as_ref());
+        if !sizes.is_empty() {
+            candidate.device.memory_options_gb = sizes;
+        }
+        out.push(candidate);
     }
     Ok(out)
 }

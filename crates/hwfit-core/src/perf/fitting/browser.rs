@@ -211,6 +211,10 @@ fn case_gpu(name: &str, devices: &DeviceCatalog) -> Result<Device, String> {
         "class:apple" => case_gpu("Apple M1", devices),
         named => match devices.resolution(named) {
             Resolution::Unique(d) => Ok(webgpu_view(d)),
+            Resolution::MemoryVariants(variants) => variants
+                .first()
+                .map(|d| webgpu_view(d))
+                .ok_or_else(|| format!("device `{named}`")),
             // Variants of one product (Apple M1 with 7 or 8 GPU cores): the slowest, as identification
             // assumes.
             Resolution::Ambiguous(found) => found
