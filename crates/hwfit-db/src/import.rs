@@ -160,7 +160,11 @@ impl<T: Clone> Memo<T> {
 /// A precision as hwfit spells it (`GGUF Q4_K_M` → `q4_k_m`), or the source's spelling lowercased.
 fn precision(text: &str) -> Option<String> {
     let t = text.trim().trim_start_matches("GGUF ").trim();
-    if t.is_empty() || t.eq_ignore_ascii_case("not stated") || t.eq_ignore_ascii_case("n/a") {
+    if t.is_empty()
+        || t.eq_ignore_ascii_case("not stated")
+        || t.eq_ignore_ascii_case("unstated")
+        || t.eq_ignore_ascii_case("n/a")
+    {
         return None;
     }
     Some(
@@ -297,6 +301,8 @@ fn read_csv(name: &str, text: &str) -> Result<FileRecords, DbError> {
         ("MLPerf Inference results", mlperf_row)
     } else if columns.has(&["webgpu_value", "wasm_value", "units"]) {
         ("WebGPU/WASM comparisons", browser_row)
+    } else if columns.has(&["quote", "runtime", "workload", "hardware", "metric", "value", "units"]) {
+        ("sourced step measurements", step_row)
     } else if columns.has(&["model_id", "vram_required_MB"]) {
         ("web-llm VRAM table", webllm_row)
     } else if columns.has(FIRST_COLUMNS) {
@@ -305,7 +311,7 @@ fn read_csv(name: &str, text: &str) -> Result<FileRecords, DbError> {
         return Err(format_error(
             name,
             format!(
-                "not a measurement table hwfit imports (header: {}); it reads llama.cpp/LLM throughput tables, MLPerf results, WebGPU/WASM comparisons, web-llm's VRAM table, hwfit's export and IPFS Accelerate's aggregated_benchmarks.json",
+                "not a measurement table hwfit imports (header: {}); it reads llama.cpp/LLM throughput tables, MLPerf results, hwfit's sourced step tables, WebGPU/WASM comparisons, web-llm's VRAM table, hwfit's export and IPFS Accelerate's aggregated_benchmarks.json",
                 columns.names.join(",")
             ),
         ));
@@ -475,6 +481,49 @@ fn browser_row(r: &CsvRow<'_>) -> Result<Vec<BenchmarkRecord>, String> {
         return Err(problems.join("; "));
     }
     Ok(out)
+}
+
+/// hwfit's sourced step tables (`data/measured/runtime_steps.csv`, `moe_steps.csv`): one measured
+/// figure per row — a latency in ms or a throughput — with the source's verbatim quote.
+fn step_row(r: &CsvRow<'_>) -> Result<Vec<BenchmarkRecord>, String> {
+    let mut rec = BenchmarkRecord::new(
+        r.get("model"),
+        r.get("hardware"),
+        r.get("runtime"),
+        &source(r.get("source"), r.get("source_ref")),
+    );
+    rec.runtime_version = r.given("runtime_version").map(str::to_owned);
+    rec.precision = precision(r.get("precision"));
+    rec.workload = Some(match r.get("workload") {
+        "train_step" | "train-step" | "training" => String::from("train-step"),
+        w @ ("forward" | "prefill" | "decode") => w.to_owned(),
+        other => {
+            return Err(format!(
+                "workload '{other}' is not forward, prefill, decode or train_step"
+            ))
+        }
+    });
+    rec.batch_size = r.optional_count("batch_size")?;
+    rec.sequence_length = r.optional_count("seq_length")?;
+    let value = r.number("value")?;
+    match (r.get("metric"), r.get("units")) {
+        ("latency_ms", "ms") => rec.latency_mean_ms = Some(value),
+        (_, units) if units.ends_with("/s") => {
+            rec.throughput = Some(value);
+            rec.throughput_unit = Some(units.to_owned());
+        }
+        (metric, units) => {
+            return Err(format!(
+                "metric '{metric}' in '{units}' is neither a latency in ms nor a rate"
+            ))
+        }
+    }
+    let quote = r.get("quote");
+    rec.notes = Some(match r.given("notes") {
+        Some(notes) => format!("\"{quote}\" — {notes}"),
+        None => format!("\"{quote}\""),
+    });
+    Ok(vec![rec])
 }
 
 fn webllm_row(r: &CsvRow<'_>) -> Result<Vec<BenchmarkRecord>, String> {

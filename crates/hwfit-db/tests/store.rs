@@ -231,3 +231,28 @@ fn bad_values_reject_their_row_by_line() {
         read.rejected
     );
 }
+
+/// hwfit's sourced step tables import whole: one latency or rate per row, the quote kept.
+#[test]
+fn sourced_step_tables_import() {
+    for (file, rows) in [("runtime_steps.csv", 962), ("moe_steps.csv", 147)] {
+        let read = read_file(&measured(file)).unwrap();
+        assert_eq!(read.format, "sourced step measurements");
+        assert!(read.rejected.is_empty(), "{file}: {:?}", read.rejected);
+        assert_eq!(read.records.len(), rows, "{file}");
+        assert!(read
+            .records
+            .iter()
+            .all(|r| r.notes.as_deref().is_some_and(|n| n.starts_with('"'))));
+    }
+    let read = read_file(&measured("runtime_steps.csv")).unwrap();
+    let first = &read.records[0];
+    assert_eq!(first.runtime, "pytorch");
+    assert_eq!(first.latency_mean_ms, Some(5.01));
+    assert_eq!(
+        first.hardware_type.as_deref(),
+        Some("cuda"),
+        "T4 resolves to a CUDA device"
+    );
+    assert!(read.records.iter().any(|r| r.workload.as_deref() == Some("train-step")));
+}

@@ -11,7 +11,51 @@ use crate::spec::{LatentAttention, Modality, SlidingWindow, StackRole, Transform
 use crate::CoreError;
 
 /// Model types whose decoder ties its output projection to the input embedding unless told.
-const TIED_BY_DEFAULT: &[&str] = &["gemma", "gemma2", "gemma3", "gemma3_text", "gemma3n", "gemma3n_text"];
+const TIED_BY_DEFAULT: &[&str] = &[
+    "gemma",
+    "gemma2",
+    "gemma3",
+    "gemma3_text",
+    "gemma3n",
+    "gemma3n_text",
+    "smollm3",
+];
+
+/// The defaults of a transformers config class, which its `config.json` may leave out: Gemma 3's
+/// `text_config` states only what differs from `Gemma3TextConfig` (gemma-3-4b-it has no head counts,
+/// gemma-3-27b-it no vocabulary size). Values from transformers' `configuration_gemma3.py`.
+struct ClassDefaults {
+    vocab_size: u32,
+    hidden_size: u32,
+    intermediate_size: u32,
+    num_hidden_layers: u32,
+    num_attention_heads: u32,
+    num_key_value_heads: u32,
+    head_dim: u32,
+    max_position_embeddings: u32,
+    sliding_window: u32,
+}
+
+/// `Gemma3TextConfig()`.
+const GEMMA3_TEXT: ClassDefaults = ClassDefaults {
+    vocab_size: 262_208,
+    hidden_size: 2304,
+    intermediate_size: 9216,
+    num_hidden_layers: 26,
+    num_attention_heads: 8,
+    num_key_value_heads: 4,
+    head_dim: 256,
+    max_position_embeddings: 131_072,
+    sliding_window: 4096,
+};
+
+/// The config class defaults of `kind`, where hwfit knows them.
+fn class_defaults(kind: &str) -> Option<&'static ClassDefaults> {
+    match kind {
+        "gemma3_text" => Some(&GEMMA3_TEXT),
+        _ => None,
+    }
+}
 
 /// Model types whose feed-forward is a plain two-matrix MLP (GELU), not a gated one.
 const UNGATED: &[&str] = &["phi", "gpt_neox", "starcoder2", "falcon", "gpt_bigcode", "gptj"];
@@ -27,8 +71,39 @@ struct Experts {
 }
 
 impl HfConfig {
-    /// A decoder-only language model (`kind` is the normalized `model_type`).
+    /// A decoder-only language model (`kind` is the normalized `model_type`); fields the config
+    /// leaves out take its config class's defaults where hwfit knows them.
     pub(super) fn decoder_stack(&self, kind: &str) -> Result<TransformerStack, CoreError> {
+        match class_defaults(kind) {
+            Some(d) => self.with_defaults(d).decoder_stack_stated(kind),
+            None => self.decoder_stack_stated(kind),
+        }
+    }
+
+    /// The longest sequence: stated, else the config class's default (0: not known).
+    pub(super) fn positions(&self, kind: &str) -> u32 {
+        self.max_position_embeddings
+            .or_else(|| class_defaults(kind).map(|d| d.max_position_embeddings))
+            .unwrap_or(0)
+    }
+
+    /// This config with `d`'s values where it states none.
+    fn with_defaults(&self, d: &ClassDefaults) -> Self {
+        let mut c = self.clone();
+        c.vocab_size = c.vocab_size.or(Some(d.vocab_size));
+        c.hidden_size = c.hidden_size.or(Some(d.hidden_size));
+        c.intermediate_size = c.intermediate_size.or(Some(d.intermediate_size));
+        c.num_hidden_layers = c.num_hidden_layers.or(Some(d.num_hidden_layers));
+        c.num_attention_heads = c.num_attention_heads.or(Some(d.num_attention_heads));
+        c.num_key_value_heads = c.num_key_value_heads.or(Some(d.num_key_value_heads));
+        c.head_dim = c.head_dim.or(Some(d.head_dim));
+        c.max_position_embeddings = c.max_position_embeddings.or(Some(d.max_position_embeddings));
+        c.sliding_window = c.sliding_window.or(Some(d.sliding_window));
+        c
+    }
+
+    /// A decoder-only language model from the fields the config states.
+    fn decoder_stack_stated(&self, kind: &str) -> Result<TransformerStack, CoreError> {
         let layers = need(self.num_hidden_layers, "num_hidden_layers", kind)?;
         let hidden = need(self.hidden_size, "hidden_size", kind)?;
         let heads = need(self.num_attention_heads, "num_attention_heads", kind)?;

@@ -86,7 +86,7 @@ impl HfConfig {
         let lm = lm_config
             .decoder_stack(&lm_kind)
             .map_err(|e| nested_error(e, "text_config"))?;
-        let positions = lm_config.max_position_embeddings.unwrap_or(0);
+        let positions = lm_config.positions(&lm_kind);
         let Some(vision_config) = self.vision_config.as_deref() else {
             return Ok((vec![lm.component()], positions));
         };

@@ -141,7 +141,7 @@ fn an_unknown_model_type_is_read_by_its_standard_fields_and_says_so() {
 
 #[test]
 fn nested_language_models_and_their_fields_are_named_in_errors() {
-    let json = r#"{"model_type": "gemma3", "text_config": {"model_type": "gemma3_text", "hidden_size": 640}}"#;
+    let json = r#"{"model_type": "llama4", "text_config": {"model_type": "llama4_text", "hidden_size": 640}}"#;
     let err = serde_json::from_str::<HfConfig>(json)
         .unwrap()
         .to_model(None)
@@ -149,6 +149,24 @@ fn nested_language_models_and_their_fields_are_named_in_errors() {
         .to_string();
     assert_eq!(
         err,
-        "model config: text_config: 'num_hidden_layers' is missing (needed for model_type 'gemma3_text')"
+        "model config: text_config: 'num_hidden_layers' is missing (needed for model_type 'llama4_text')"
     );
+}
+
+/// Gemma 3's published text_config states only what differs from transformers' Gemma3TextConfig:
+/// the rest takes the class's defaults, as transformers fills them.
+#[test]
+fn a_sparse_gemma3_text_config_takes_the_class_defaults() {
+    let json = r#"{"model_type": "gemma3", "text_config": {"model_type": "gemma3_text", "hidden_size": 640,
+        "num_hidden_layers": 6}}"#;
+    let model = serde_json::from_str::<HfConfig>(json).unwrap().to_model(None).unwrap();
+    let crate::Component::Transformer(lm) = &model.spec.components[0] else {
+        panic!("{:?}", model.spec.components)
+    };
+    assert_eq!((lm.hidden_size, lm.layers), (640, 6), "stated values kept");
+    assert_eq!((lm.attention_heads, lm.kv_heads, lm.head_dim), (8, 4, 256));
+    assert_eq!((lm.intermediate_size, lm.vocab_size), (9216, 262_208));
+    assert!(lm.tied_embeddings);
+    assert_eq!(lm.sliding_window.map(|w| (w.window, w.layers)), Some((4096, 5)));
+    assert_eq!(model.spec.max_positions, 131_072);
 }
