@@ -70,7 +70,7 @@ pub use available::AvailableHardware;
 pub use catalog::{Catalog, ResolvedModel, SpecSource};
 pub use classifier::{Analysis, Classification, Classifier, ClassifierInput, FamilyDefinition};
 pub use compat::{compatibility, CompatibilityEntry, CompatibilityMatrix, SupportLevel};
-pub use device::{Device, DeviceCatalog, DeviceProfile, DeviceSpec};
+pub use device::{Device, DeviceCatalog, DeviceProfile, DeviceSpec, ResolvedFrom};
 pub use error::CoreError;
 pub use family::{Family, Subfamily};
 pub use hardware::HardwareType;

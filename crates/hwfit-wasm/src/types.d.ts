@@ -154,6 +154,8 @@ export interface CandidateScore {
     hardwareType: HardwareType;
     /** The prediction, when one could be made. */
     predictions: Prediction | null;
+    /** How the device's name was read, for a device named in the request. */
+    resolvedFrom?: ResolvedFrom | null;
     /**
      * The same step on each runtime with a fitted model for the device (see
      * [`PerfModel::runtime_comparison`]).
@@ -1071,6 +1073,8 @@ export interface PredictEntry {
     memoryOptions?: MemoryOption[];
     /** Memory the step needs, MB (the resource estimate's minimum). */
     memoryUsage: number;
+    /** How the device's name was read, for a device named in the request. */
+    resolvedFrom?: ResolvedFrom | null;
     /** The roofline's upper bound on throughput (efficiency 1, no overhead). */
     rooflineThroughput: number;
     /** The runtime the prediction describes. */
@@ -1215,6 +1219,35 @@ export interface Recommendation {
     fallbacks: string[];
     /** Best candidate. */
     primary: string | null;
+}
+
+/**
+ * How a device name was read (`resolved_from` in answers), so that a surprising device can be
+ * traced to the rule and the words that chose it.
+ */
+export interface ResolvedFrom {
+    /** The other devices the rule chose among (the larger memory sizes of one product). */
+    alternatives?: string[];
+    /** The GPU cores the name states. */
+    gpuCores?: number | null;
+    /** The memory the name states, GB. */
+    memoryGb?: number | null;
+    /** The name as given. */
+    name: string;
+    /**
+     * The rule that decided (`exact name, id or alias`, `chip codename or GPU target`, `the only
+     * device holding every token`, `the match adding no identifying token`, `the product as launched,
+     * not its later variants`, `the match its variants extend`, `the least memory of one product's
+     * sizes`).
+     */
+    rule: string;
+    /**
+     * The identifying tokens read from the name (brand, board-partner and driver words dropped);
+     * empty when the name matched as a whole.
+     */
+    tokens?: string[];
+    /** The vendor a vendor word in the name names. */
+    vendor?: string | null;
 }
 
 /** The configuration. */

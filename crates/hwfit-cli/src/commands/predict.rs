@@ -67,6 +67,14 @@ pub fn run(args: &PredictArgs) -> Result<()> {
         if let Some(line) = runtimes_line(key, &e.prediction, &e.runtimes) {
             output::text(&line);
         }
+        if let Some(r) = e.resolved_from.as_ref().filter(|r| r.rule != "exact name, id or alias") {
+            let tokens = if r.tokens.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", r.tokens.join(" "))
+            };
+            output::text(&format!("{key}: '{}' read as{tokens}: {}", r.name, r.rule));
+        }
         if !e.memory_options.is_empty() {
             let sizes: Vec<String> = e
                 .memory_options

@@ -100,6 +100,9 @@ pub struct PredictEntry {
     /// the 16 GB card is predicted on the smaller): whether the step fits in each.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub memory_options: Vec<MemoryOption>,
+    /// How the device's name was read, for a device named in the request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolved_from: Option<crate::device::ResolvedFrom>,
 }
 
 /// One memory size of a device and whether a prediction's step fits in it.
@@ -452,6 +455,7 @@ impl Hwfit {
                 c.key.clone(),
                 PredictEntry {
                     memory_options: MemoryOption::of(&c.device, &prediction),
+                    resolved_from: c.resolved_from.clone(),
                     prediction,
                     device: c.device.name.clone(),
                     hardware_type: c.device.hardware_type,

@@ -189,6 +189,7 @@ pub fn candidates_on(caps: &BrowserCapabilities, catalog: &DeviceCatalog, gpu: &
             Some(Candidate {
                 key: String::from(hw.as_str()),
                 device,
+                resolved_from: None,
             })
         })
         .chain(webnn_candidates(caps, catalog, identified))
@@ -229,6 +230,7 @@ fn webnn_candidates<'a>(
                 )),
                 ..base
             },
+            resolved_from: None,
         })
     })
 }

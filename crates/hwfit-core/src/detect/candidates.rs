@@ -79,6 +79,7 @@ pub fn candidates(report: &DetectionReport, catalog: &DeviceCatalog, calibrate: 
                     out.candidates.push(Candidate {
                         key: d.key.clone(),
                         device,
+                        resolved_from: None,
                     });
                 }
             }

@@ -195,6 +195,37 @@ impl Device {
     }
 }
 
+/// How a device name was read (`resolved_from` in answers), so that a surprising device can be
+/// traced to the rule and the words that chose it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct ResolvedFrom {
+    /// The name as given.
+    pub name: String,
+    /// The rule that decided (`exact name, id or alias`, `chip codename or GPU target`, `the only
+    /// device holding every token`, `the match adding no identifying token`, `the product as launched,
+    /// not its later variants`, `the match its variants extend`, `the least memory of one product's
+    /// sizes`).
+    pub rule: String,
+    /// The identifying tokens read from the name (brand, board-partner and driver words dropped);
+    /// empty when the name matched as a whole.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tokens: Vec<String>,
+    /// The memory the name states, GB.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_gb: Option<f64>,
+    /// The GPU cores the name states.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gpu_cores: Option<u32>,
+    /// The vendor a vendor word in the name names.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vendor: Option<String>,
+    /// The other devices the rule chose among (the larger memory sizes of one product).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub alternatives: Vec<String>,
+}
+
 #[derive(Deserialize)]
 #[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -338,6 +369,29 @@ impl DeviceCatalog {
         } else {
             Vec::new()
         }
+    }
+
+    /// How `name` was read, when it resolves: the rule that decided, the tokens and constraints read
+    /// from it, and the devices chosen among (`resolved_from` in answers).
+    #[must_use]
+    pub fn resolved_from(&self, name: &str) -> Option<ResolvedFrom> {
+        let (resolution, rule) = resolve::resolution_by_rule(&self.devices, &self.index, name);
+        let alternatives = match &resolution {
+            Resolution::Unique(_) => Vec::new(),
+            Resolution::MemoryVariants(variants) => variants.iter().skip(1).map(|d| d.name.clone()).collect(),
+            Resolution::Ambiguous(_) | Resolution::Unknown => return None,
+        };
+        // A name matched as a whole was not read word by word.
+        let read = (!matches!(rule, resolve::Rule::Exact | resolve::Rule::Codename)).then(|| resolve::read(name));
+        Some(ResolvedFrom {
+            name: String::from(name),
+            rule: String::from(rule.as_str()),
+            tokens: read.as_ref().map(|r| r.tokens.clone()).unwrap_or_default(),
+            memory_gb: read.as_ref().and_then(|r| r.memory_gb),
+            gpu_cores: read.as_ref().and_then(|r| r.gpu_cores),
+            vendor: read.as_ref().and_then(|r| r.vendor).map(String::from),
+            alternatives,
+        })
     }
 
     /// Resolves a device name, keeping the candidates of an ambiguous one.

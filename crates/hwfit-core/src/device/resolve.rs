@@ -628,30 +628,73 @@ pub(crate) fn resolve<'a>(devices: &'a [Device], index: &Index, name: &str) -> R
     }
 }
 
+/// The rule that decided what a name resolves to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Rule {
+    /// The name, an id or an alias, as normalized.
+    Exact,
+    /// A chip codename or GPU target naming its products (`BMG G21`, `gfx1100`).
+    Codename,
+    /// The only device whose names hold every identifying token.
+    OnlyMatch,
+    /// The match that adds no identifying token, where every other adds some.
+    Closest,
+    /// The product as launched, among later listings that name their memory or chip.
+    LaunchListing,
+    /// The match every other extends (its variants).
+    VariantBase,
+    /// The least memory among variants of one product that compute and read memory alike.
+    MemoryVariants,
+    /// No rule decided.
+    Undecided,
+}
+
+impl Rule {
+    /// How the rule is named in answers.
+    pub(crate) const fn as_str(self) -> &'static str {
+        match self {
+            Self::Exact => "exact name, id or alias",
+            Self::Codename => "chip codename or GPU target",
+            Self::OnlyMatch => "the only device holding every token",
+            Self::Closest => "the match adding no identifying token",
+            Self::LaunchListing => "the product as launched, not its later variants",
+            Self::VariantBase => "the match its variants extend",
+            Self::MemoryVariants => "the least memory of one product's sizes",
+            Self::Undecided => "undecided",
+        }
+    }
+}
+
 /// Resolves `name` among `devices`, keeping the candidates of an ambiguous name.
 pub(crate) fn resolution<'a>(devices: &'a [Device], index: &Index, name: &str) -> Resolution<'a> {
+    resolution_by_rule(devices, index, name).0
+}
+
+/// [`resolution`], with the rule that decided.
+pub(crate) fn resolution_by_rule<'a>(devices: &'a [Device], index: &Index, name: &str) -> (Resolution<'a>, Rule) {
     let key = normalize_key(name);
     if key.is_empty() {
-        return Resolution::Unknown;
+        return (Resolution::Unknown, Rule::Undecided);
     }
     if let Some(d) = index.exact(&key).and_then(|i| devices.get(i)) {
-        return Resolution::Unique(d);
+        return (Resolution::Unique(d), Rule::Exact);
     }
     if let Some(products) = codename_products(name) {
         let found: Vec<&Device> = products
             .iter()
             .filter_map(|p| index.exact(&normalize_key(p)).and_then(|i| devices.get(i)))
             .collect();
-        return match found.as_slice() {
+        let resolution = match found.as_slice() {
             [] => Resolution::Unknown,
             [one] => Resolution::Unique(one),
             _ => Resolution::Ambiguous(found),
         };
+        return (resolution, Rule::Codename);
     }
     let wanted = read(name);
     // Series words alone (`AMD Radeon RX`, `RTX`) name no device.
     if wanted.tokens.iter().all(|t| FREE.contains(&t.as_str())) {
-        return Resolution::Unknown;
+        return (Resolution::Unknown, Rule::Undecided);
     }
     // A name that repeats a model number lists alternatives (`MI250X/MI250`, `RX 6800/6800 XT`).
     let repeats = wanted
@@ -667,7 +710,7 @@ pub(crate) fn resolution<'a>(devices: &'a [Device], index: &Index, name: &str) -
         .collect();
     scored.sort_by_key(|(s, _, _)| *s);
     if let Some(standard) = standard_listing(&scored, &wanted) {
-        return Resolution::Unique(standard);
+        return (Resolution::Unique(standard), Rule::LaunchListing);
     }
     // A lone match that adds a model number the name did not state is another device's name
     // (`Xeon Platinum` is not `Xeon Platinum 8480+`).
@@ -683,9 +726,9 @@ pub(crate) fn resolution<'a>(devices: &'a [Device], index: &Index, name: &str) -
         })
     };
     match scored.as_slice() {
-        [] => Resolution::Unknown,
-        [(_, only, keys)] if !repeats && !adds_number(keys) => Resolution::Unique(only),
-        [(0, d, _), (second, _, _), ..] if *second > 0 && !repeats => Resolution::Unique(d),
+        [] => (Resolution::Unknown, Rule::Undecided),
+        [(_, only, keys)] if !repeats && !adds_number(keys) => (Resolution::Unique(only), Rule::OnlyMatch),
+        [(0, d, _), (second, _, _), ..] if *second > 0 && !repeats => (Resolution::Unique(d), Rule::Closest),
         // One match closer than every other, which every other extends (`W7900` → `Radeon PRO W7900`,
         // not `Radeon PRO W7900 Dual Slot`): the others are its variants.
         [(best, d, keys), (second, _, _), ..]
@@ -694,21 +737,21 @@ pub(crate) fn resolution<'a>(devices: &'a [Device], index: &Index, name: &str) -
                 && !adds_number(keys)
                 && scored[1..].iter().all(|(_, _, k)| extends(k, keys)) =>
         {
-            Resolution::Unique(d)
+            (Resolution::Unique(d), Rule::VariantBase)
         }
-        _ if !repeats && memory_variants(&scored).is_some() => {
-            Resolution::MemoryVariants(memory_variants(&scored).unwrap_or_default())
-        }
+        _ if !repeats && memory_variants(&scored).is_some() => (
+            Resolution::MemoryVariants(memory_variants(&scored).unwrap_or_default()),
+            Rule::MemoryVariants,
+        ),
         _ => {
             let best = scored[0].0;
-            Resolution::Ambiguous(
-                scored
-                    .iter()
-                    .filter(|(s, _, _)| *s == best)
-                    .take(12)
-                    .map(|(_, d, _)| *d)
-                    .collect(),
-            )
+            let tied = scored
+                .iter()
+                .filter(|(s, _, _)| *s == best)
+                .take(12)
+                .map(|(_, d, _)| *d)
+                .collect();
+            (Resolution::Ambiguous(tied), Rule::Undecided)
         }
     }
 }

@@ -288,6 +288,20 @@ mod spellings {
         // (a fit is promised only where both keep it).
         assert_eq!(id("AMD Radeon RX 9060 XT").unwrap(), "amd-radeon-rx-9060-xt-8-gb");
         assert_eq!(catalog.memory_options("AMD Radeon RX 9060 XT"), [8.0, 16.0]);
+        // How each name was read.
+        let read = catalog.resolved_from("AMD Radeon RX 9060 XT").unwrap();
+        assert_eq!(read.rule, "the least memory of one product's sizes");
+        assert_eq!(read.alternatives, ["AMD Radeon RX 9060 XT 16 GB"]);
+        assert!(read.tokens.contains(&String::from("9060")), "{read:?}");
+        let read = catalog.resolved_from("W7900").unwrap();
+        assert_eq!(read.rule, "the match its variants extend");
+        let read = catalog.resolved_from("Intel(R) Graphics (BMG G21)");
+        assert!(read.is_none(), "ambiguous names resolve to nothing: {read:?}");
+        let read = catalog.resolved_from("nvidia-h100-sxm").unwrap();
+        assert_eq!(read.rule, "exact name, id or alias");
+        assert!(read.tokens.is_empty());
+        let read = catalog.resolved_from("RTX 4090 24GB").unwrap();
+        assert_eq!(read.memory_gb, Some(24.0), "{read:?}");
         assert!(catalog.memory_options("AMD Radeon RX 9060 XT 16 GB").is_empty());
         // The database lists the A770 8 GB at a lower boost clock (2100 vs 2400 MHz): it stays ambiguous.
         assert!(matches!(

@@ -43,6 +43,8 @@ pub struct Candidate {
     pub key: String,
     /// The device predictions are made for.
     pub device: Device,
+    /// How a named device's name was read (none for hardware types and detected devices).
+    pub resolved_from: Option<crate::device::ResolvedFrom>,
 }
 
 /// Candidates for hardware types (on their reference devices) and named devices, in that order.
@@ -57,6 +59,7 @@ pub fn candidates_from<S: AsRef<str>>(
     }
     for name in devices {
         let mut candidate = Candidate::device(catalog.resolve(name.as_ref())?);
+        candidate.resolved_from = catalog.resolved_from(name.as_ref());
         let sizes = catalog.memory_options(name.as_ref());
         if !sizes.is_empty() {
             candidate.device.memory_options_gb = sizes;
@@ -72,6 +75,7 @@ impl Candidate {
         Ok(Self {
             key: String::from(hw.as_str()),
             device: catalog.reference(hw)?.clone(),
+            resolved_from: None,
         })
     }
 
@@ -81,6 +85,7 @@ impl Candidate {
         Self {
             key: device.id.clone(),
             device: device.clone(),
+            resolved_from: None,
         }
     }
 }
@@ -124,6 +129,9 @@ pub struct CandidateScore {
     pub runtimes: Vec<crate::perf::RuntimeOption>,
     /// Why it is not eligible, if it is not.
     pub excluded: Option<String>,
+    /// How the device's name was read, for a device named in the request.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolved_from: Option<crate::device::ResolvedFrom>,
 }
 
 /// The answer.
@@ -267,6 +275,7 @@ pub fn select_hardware(
                 },
                 predictions,
                 excluded,
+                resolved_from: c.resolved_from.clone(),
             },
         );
     }
