@@ -337,7 +337,8 @@ pub struct DetectionArgs {
     /// Use this detection report (`hwfit detect --json` output) instead of probing.
     #[arg(long, value_name = "FILE", env = "HWFIT_DETECTION")]
     pub detection: Option<PathBuf>,
-    /// Predict detected devices on their measured microbenchmark figures, even where the catalog knows them.
+    /// Benchmark detected devices and predict on what that measures: a device the catalog knows keeps its
+    /// peaks (its bandwidth lowered where the copy shows it slower), an unknown one its measured rates.
     #[arg(long, conflicts_with = "no_detect")]
     pub calibrate: bool,
     /// Do not detect: a question naming no hardware answers for every hardware type with a

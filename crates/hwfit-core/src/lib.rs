@@ -76,7 +76,9 @@ pub use family::{Family, Subfamily};
 pub use hardware::HardwareType;
 pub use hf_config::HfConfig;
 pub use map::SortedMap;
-pub use measure::{calibrated_device, measured_device, MeasuredIdentity, Measurement, SpecShares};
+pub use measure::{
+    calibrated_catalog_device, calibrated_device, measured_device, MeasuredIdentity, Measurement, SpecShares,
+};
 pub use mode::{Mode, Workload};
 pub use perf::{PerfModel, PerfRequest, Prediction, PredictionSource, Runtime, ThroughputUnit};
 pub use precision::Precision;

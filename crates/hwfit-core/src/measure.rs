@@ -204,6 +204,52 @@ pub fn calibrated_device(
     device
 }
 
+/// The identified catalog device as a detected one is calibrated on it: the catalog's peaks, to
+/// which every runtime's fitted efficiencies apply, with the microbenchmark used for what it
+/// measures. The copy measures the memory: where it moves less than the spec's achieved rate
+/// (peak × `memory_share`, the fitted share of a bandwidth-bound kernel), the device is slower than
+/// its entry and the bandwidth is lowered to match; at or above it, the entry stands (nothing
+/// exceeds the catalog's peak). The shader matmul is a lower bound on compute — a WGSL kernel
+/// reaches a few percent of a large GPU's peak and none of its matrix units — so the compute peaks
+/// are the catalog's. A calibrated prediction is therefore never faster than the catalog's, and
+/// slower only where the copy shows the memory is; `source` says what each figure came from.
+#[must_use]
+pub fn calibrated_catalog_device(m: &Measurement, identified: &Device, memory_share: f64) -> Device {
+    let mut device = identified.clone();
+    let peak_bw = identified.memory_bandwidth_gbs;
+    let achieved_bw = peak_bw * memory_share;
+    let bandwidth = if m.copy_gbs < achieved_bw && memory_share > 0.0 {
+        device.memory_bandwidth_gbs = m.copy_gbs / memory_share;
+        alloc::format!(
+            "copy {:.0} GB/s ({:.1} % of the {peak_bw:.0} GB/s peak) is below the spec's achieved {achieved_bw:.0}: bandwidth lowered to {:.0} GB/s",
+            m.copy_gbs,
+            m.copy_gbs / peak_bw * 100.0,
+            device.memory_bandwidth_gbs
+        )
+    } else {
+        alloc::format!(
+            "copy {:.0} GB/s ({:.1} % of the {peak_bw:.0} GB/s peak) reaches the spec's achieved {achieved_bw:.0}: the peak stands",
+            m.copy_gbs,
+            m.copy_gbs / peak_bw * 100.0
+        )
+    };
+    let fp32_peak = identified.dense_tflops.fp32;
+    let compute = alloc::format!(
+        "FP32 matmul {:.3} TFLOP/s ({:.1} % of the {fp32_peak:.3} peak): a lower bound, the catalog's compute peaks stand",
+        m.matmul_f32_gflops / 1e3,
+        m.matmul_f32_gflops / 1e3 / fp32_peak * 100.0
+    );
+    device.source = alloc::format!(
+        "{}; calibrated by hwfit's microbenchmark ({}): {bandwidth}; {compute}",
+        identified.source,
+        m.method
+    );
+    device.notes = Some(String::from(
+        "catalog peaks with the fitted efficiencies of the runtime asked about; the microbenchmark's copy lowers the bandwidth where it falls below the spec's achieved rate, its matmul is a lower bound on compute",
+    ));
+    device
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -273,6 +319,42 @@ mod tests {
             d.source
         );
         assert!(!d.source.contains("bandwidth:"), "the copy is credible: {}", d.source);
+    }
+
+    /// The H200's own figures (2026-11-26): the WGSL matmul at 2.05 TFLOP/s (3 % of its FP32 peak)
+    /// and the copy at 3904 GB/s. The calibrated device keeps the catalog's compute peaks and
+    /// profile (so a runtime's fitted shares apply), lowers the bandwidth only where the copy is
+    /// below the spec's achieved rate, and never exceeds the entry.
+    #[test]
+    fn a_calibrated_catalog_device_is_never_faster_than_its_entry() {
+        let catalog = crate::DeviceCatalog::builtin();
+        let h200 = catalog.resolve("nvidia-h200-sxm").unwrap().clone();
+        let measured = |matmul: f64, copy: f64| Measurement {
+            matmul_f32_gflops: matmul,
+            matmul_f16_gflops: Some(2.0 * matmul),
+            copy_gbs: copy,
+            matmul_n: 2048,
+            copy_bytes: 1 << 27,
+            samples: 5,
+            threads: 1,
+            method: String::from("wgpu Vulkan on NVIDIA H200"),
+        };
+        let share = 0.82;
+        let d = calibrated_catalog_device(&measured(2048.3, 3904.2), &h200, share);
+        assert_eq!(d.profile, DeviceProfile::Catalog);
+        assert_eq!(d.dense_tflops, h200.dense_tflops);
+        assert!((d.memory_bandwidth_gbs - 3904.2 / share).abs() < 1e-9);
+        assert!(d.memory_bandwidth_gbs < h200.memory_bandwidth_gbs);
+        assert!(
+            d.source.contains("lower bound") && d.source.contains("bandwidth lowered"),
+            "{}",
+            d.source
+        );
+        // A copy at or above the spec's achieved rate, and a matmul above the peak, change nothing.
+        let d = calibrated_catalog_device(&measured(90_000.0, 4700.0), &h200, share);
+        assert_eq!(d.dense_tflops, h200.dense_tflops);
+        assert_eq!(d.memory_bandwidth_gbs.to_bits(), h200.memory_bandwidth_gbs.to_bits());
+        assert!(d.source.contains("the peak stands"), "{}", d.source);
     }
 
     #[test]

@@ -19,10 +19,11 @@ pub const PUBLIC_MEASUREMENTS: MeasuredData<'static> = MeasuredData {
     runner_steps: &[],
 };
 
-/// `hwfit bench`'s measurements on this project's CI machine kind (2-core AMD EPYC VM), per runtime,
-/// in hwfit's export format (file name, text): the default model's training data, and each
-/// runtime's rows in its step-model fit.
-pub const RUNNER_MEASUREMENTS: [(&str, &str); 3] = [
+/// `hwfit bench`'s measurements, per runtime and machine, in hwfit's export format (file name,
+/// text): this project's CI machine kind (2-core AMD EPYC VM; tract, ONNX Runtime, PyTorch on the
+/// CPU), and a GPU machine (PyTorch on an NVIDIA H200; ONNX Runtime on its 16-core Xeon host). The
+/// default model's training data, and each runtime's rows in its step-model fit.
+pub const RUNNER_MEASUREMENTS: [(&str, &str); 5] = [
     (
         "hwfit_bench_tract_cpu.json",
         include_str!("../../../data/measured/hwfit_bench_tract_cpu.json"),
@@ -34,6 +35,14 @@ pub const RUNNER_MEASUREMENTS: [(&str, &str); 3] = [
     (
         "hwfit_bench_pytorch_cpu.json",
         include_str!("../../../data/measured/hwfit_bench_pytorch_cpu.json"),
+    ),
+    (
+        "hwfit_bench_pytorch_cuda_h200.json",
+        include_str!("../../../data/measured/hwfit_bench_pytorch_cuda_h200.json"),
+    ),
+    (
+        "hwfit_bench_onnxruntime_cpu_xeon16.json",
+        include_str!("../../../data/measured/hwfit_bench_onnxruntime_cpu_xeon16.json"),
     ),
 ];
 
@@ -66,6 +75,24 @@ fn parsed<T: core::str::FromStr>(value: Option<&String>, field: &str) -> Result<
         .map_err(|_| format!("{field} '{}' is not understood", value.map_or("", |v| v.as_str())))
 }
 
+/// The precision a record's step computes in: the autocast type of a mixed-precision step
+/// (`math_mode` "autocast bf16": fp32 master weights, matrix products in bf16), as the public rows'
+/// "fp16 (amp)" are read, else the weights' precision.
+fn computed_precision(record: &BenchmarkRecord) -> Result<Precision, String> {
+    if record.math_mode.as_deref().is_some_and(|m| m.contains("tf32")) {
+        return Err(String::from("TF32 math mode is not modelled (fp32 means IEEE fp32)"));
+    }
+    match record.math_mode.as_deref().and_then(|m| m.strip_prefix("autocast ")) {
+        Some(autocast) => autocast.trim().parse().map_err(|_| {
+            format!(
+                "math_mode '{}' is not understood",
+                record.math_mode.as_deref().unwrap_or("")
+            )
+        }),
+        None => parsed::<Precision>(record.precision.as_ref(), "precision"),
+    }
+}
+
 /// The measurement a record describes, or why it cannot be trained on.
 pub fn step(record: &BenchmarkRecord, catalog: &Catalog, devices: &DeviceCatalog) -> Result<MeasuredStep, String> {
     let spec: ModelSpec = match &record.model_architecture {
@@ -83,7 +110,7 @@ pub fn step(record: &BenchmarkRecord, catalog: &Catalog, devices: &DeviceCatalog
         return Err(String::from("more than one device"));
     }
     let request = PerfRequest {
-        precision: parsed::<Precision>(record.precision.as_ref(), "precision")?,
+        precision: computed_precision(record)?,
         workload: parsed::<Workload>(record.workload.as_ref(), "workload")?,
         batch_size: record.batch_size.ok_or("no batch size")?,
         seq_length: record.sequence_length.ok_or("no sequence length")?,
@@ -137,4 +164,45 @@ pub fn training_set(
     records.dedup_by_key(|r| r.key());
     out.extend(steps(&records, catalog, devices).0);
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(precision: &str, math_mode: Option<&str>) -> BenchmarkRecord {
+        let mut r = BenchmarkRecord::new(
+            "HuggingFaceTB/SmolLM2-135M-Instruct",
+            "nvidia-h200-sxm",
+            "PyTorch",
+            "test",
+        );
+        r.precision = Some(String::from(precision));
+        r.math_mode = math_mode.map(String::from);
+        r
+    }
+
+    #[test]
+    fn an_autocast_step_computes_in_its_autocast_type() {
+        assert_eq!(
+            computed_precision(&record("fp32", Some("autocast bf16"))),
+            Ok(Precision::Bf16)
+        );
+        assert_eq!(
+            computed_precision(&record("fp32", Some("autocast fp16"))),
+            Ok(Precision::Fp16)
+        );
+        assert_eq!(computed_precision(&record("bf16", Some("bf16"))), Ok(Precision::Bf16));
+        assert_eq!(computed_precision(&record("fp32", None)), Ok(Precision::Fp32));
+        assert!(computed_precision(&record("fp32", Some("fp32 with tf32 matmul"))).is_err());
+        assert!(computed_precision(&record("fp32", Some("autocast fp7"))).is_err());
+    }
+
+    #[test]
+    fn every_committed_runner_record_is_read() {
+        let records = runner_records().expect("the committed records parse");
+        assert!(records
+            .iter()
+            .any(|r| r.hardware_type.as_deref() == Some("cuda") && r.runtime == "PyTorch"));
+    }
 }

@@ -63,8 +63,18 @@ pub struct RuntimeCoefficients {
     pub operator_us: f64,
     /// Fixed host time per step, ms.
     pub step_ms: f64,
+    /// A training step's host time per counted operator over an inference step's: what autograd's
+    /// engine, autocast's casts and the optimizer's per-tensor work add to the backward pass the
+    /// operator count already holds. Fitted where the runtime's training rows come from two sources
+    /// or more; 1 (the count's own assumption) elsewhere.
+    #[serde(default = "one")]
+    pub train_step_host_factor: f64,
     /// What the constants were fitted on (measurements, devices, sources).
     pub fitted_on: String,
+}
+
+const fn one() -> f64 {
+    1.0
 }
 
 impl RuntimeCoefficients {
@@ -110,13 +120,19 @@ pub struct HostCosts {
 }
 
 impl HostCosts {
-    /// The host costs of a step of `operators` operators whose device part takes `device_ms`.
+    /// The host costs of a step of `operators` operators whose device part takes `device_ms`
+    /// (`training`: a training step, its operators at the runtime's training cost).
     #[must_use]
-    pub fn new(coefficients: &RuntimeCoefficients, operators: u32, device_ms: f64) -> Self {
+    pub fn new(coefficients: &RuntimeCoefficients, operators: u32, device_ms: f64, training: bool) -> Self {
+        let operator_us = if training {
+            coefficients.operator_us * coefficients.train_step_host_factor
+        } else {
+            coefficients.operator_us
+        };
         Self {
             operators,
-            operator_us: coefficients.operator_us,
-            operators_ms: f64::from(operators) * coefficients.operator_us / 1e3,
+            operator_us,
+            operators_ms: f64::from(operators) * operator_us / 1e3,
             step_ms: coefficients.step_ms,
             device_ms,
             overlapped: Processor::of(coefficients.hardware) == Processor::Accelerator,
@@ -154,16 +170,17 @@ mod tests {
             memory: 0.5,
             operator_us: 20.0,
             step_ms: 1.0,
+            train_step_host_factor: 2.0,
             fitted_on: String::new(),
         }
     }
 
     #[test]
     fn an_accelerator_overlaps_host_and_device() {
-        let small = HostCosts::new(&coefficients(HardwareType::Cuda), 400, 2.0);
+        let small = HostCosts::new(&coefficients(HardwareType::Cuda), 400, 2.0, false);
         assert!(small.host_bound());
         assert!((small.total_ms() - (8.0 + 1.0)).abs() < 1e-12);
-        let large = HostCosts::new(&coefficients(HardwareType::Cuda), 400, 30.0);
+        let large = HostCosts::new(&coefficients(HardwareType::Cuda), 400, 30.0, false);
         assert!(!large.host_bound());
         assert!((large.total_ms() - 31.0).abs() < 1e-12);
     }
@@ -178,8 +195,11 @@ mod tests {
 
     #[test]
     fn a_cpu_adds_them() {
-        let step = HostCosts::new(&coefficients(HardwareType::Cpu), 400, 2.0);
+        let step = HostCosts::new(&coefficients(HardwareType::Cpu), 400, 2.0, false);
         assert!((step.total_ms() - 11.0).abs() < 1e-12);
+        // A training step's operators at twice the host cost: 400 × 40 µs.
+        let training = HostCosts::new(&coefficients(HardwareType::Cpu), 400, 2.0, true);
+        assert!((training.total_ms() - 19.0).abs() < 1e-12);
         assert_eq!(Processor::of(HardwareType::Wasm), Processor::Cpu);
         assert_eq!(Processor::of(HardwareType::Rocm), Processor::Accelerator);
     }

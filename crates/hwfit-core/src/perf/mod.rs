@@ -506,8 +506,14 @@ impl PerfModel {
                 round_sig(roofline_s * 1e3),
             )
         });
-        let host_costs = runtime_costs
-            .map(|r| HostCosts::new(r, operators::per_step(spec, req.workload), round_sig(roofline_s * 1e3)));
+        let host_costs = runtime_costs.map(|r| {
+            HostCosts::new(
+                r,
+                operators::per_step(spec, req.workload),
+                round_sig(roofline_s * 1e3),
+                req.workload == Workload::TrainStep,
+            )
+        });
         let analytic_step_s = match (host_costs, fixed_costs) {
             (Some(h), _) => h.total_ms() / 1e3,
             (None, Some(f)) => roofline_s + f.overhead_ms() / 1e3,

@@ -531,7 +531,10 @@ pub fn fit_model(data: &MeasuredData<'_>) -> Result<FitReport, CoreError> {
             &step.device,
             &step.request,
             step.measured,
-            &format!("hwfit bench, {runtime} (data/measured/hwfit_bench_*.json)"),
+            &format!(
+                "hwfit bench, {runtime} on {} (data/measured/hwfit_bench_*.json)",
+                step.device.name
+            ),
             step.label.clone(),
         )?);
     }

@@ -15,7 +15,9 @@
 //!   sources, minimise Σ (ln predicted − ln measured)² over the compute shares (16-bit and narrower
 //!   math; FP32) ∈ [0.005, 1], memory share ∈ [0.02, 1], host time per operator ∈ [0.1, 300] µs and
 //!   per step ∈ [0, 50] ms: a grid over compute (both shares equal), memory and operator cost picks
-//!   the start, Nelder–Mead in the logs (and ms) refines it, restarted once;
+//!   the start, Nelder–Mead in the logs (and ms) refines it, restarted once; where training rows
+//!   come from two sources or more, a training step's host cost per operator over an inference
+//!   step's ∈ [1, 10] joins (else 1) and Nelder–Mead refines all six from there;
 //! - each source weighs the same in the fit, however many rows it has;
 //! - accuracy per runtime: in-sample, leaving each source out and leaving each device out.
 
@@ -41,6 +43,7 @@ const COMPUTE_BOUNDS: (f64, f64) = (0.005, 1.0);
 const MEMORY_BOUNDS: (f64, f64) = (0.02, 1.0);
 const OPERATOR_US_BOUNDS: (f64, f64) = (0.1, 300.0);
 const STEP_MS_BOUNDS: (f64, f64) = (0.0, 50.0);
+const TRAIN_HOST_FACTOR_BOUNDS: (f64, f64) = (1.0, 10.0);
 
 /// One measurement of a runtime reduced to what its step model needs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -61,6 +64,8 @@ pub struct RuntimeSample {
     pub class: WorkloadClass,
     /// Whether the step computes in FP32 (its own achieved share).
     pub fp32: bool,
+    /// Whether it is a training step (its operators at the runtime's training host cost).
+    pub training: bool,
     /// FLOPs / dense peak at the precision, seconds.
     pub compute_s: f64,
     /// Weight bytes the matrix products read / peak bandwidth, seconds.
@@ -106,6 +111,7 @@ impl RuntimeSample {
             label,
             class: WorkloadClass::of(request.workload),
             fp32: request.precision == Precision::Fp32,
+            training: request.workload == Workload::TrainStep,
             compute_s: cost.flops / (peak * 1e12),
             weight_s: cost.weight_bytes / bandwidth,
             streamed_s: (cost.bytes - cost.weight_bytes) / bandwidth,
@@ -124,7 +130,7 @@ impl RuntimeSample {
             self.weight_s / c.memory,
             self.streamed_s / c.memory,
         ) * 1e3;
-        self.items / (HostCosts::new(c, self.operators, device_ms).total_ms() / 1e3)
+        self.items / (HostCosts::new(c, self.operators, device_ms, self.training).total_ms() / 1e3)
     }
 
     fn log_error(&self, c: &RuntimeCoefficients) -> f64 {
@@ -352,7 +358,7 @@ fn source_weights(samples: &[&RuntimeSample]) -> Vec<f64> {
         .collect()
 }
 
-fn with(runtime: Runtime, hardware: HardwareType, p: [f64; 5]) -> RuntimeCoefficients {
+fn with(runtime: Runtime, hardware: HardwareType, p: [f64; 6]) -> RuntimeCoefficients {
     RuntimeCoefficients {
         runtime,
         hardware,
@@ -361,18 +367,21 @@ fn with(runtime: Runtime, hardware: HardwareType, p: [f64; 5]) -> RuntimeCoeffic
         memory: libm::exp(p[1]),
         operator_us: libm::exp(p[2]),
         step_ms: p[3],
+        train_step_host_factor: libm::exp(p[5]),
         fitted_on: String::new(),
     }
 }
 
-/// Fits one runtime's coefficients to its samples.
+/// Fits one runtime's coefficients to its samples: the five shared constants first (the training
+/// host factor at 1), then, where training rows come from two sources or more, all six from there.
 fn fit_one(runtime: Runtime, hardware: HardwareType, samples: &[&RuntimeSample]) -> RuntimeCoefficients {
     const GRID: usize = 10;
     let logs = |b: (f64, f64)| (libm::log(b.0), libm::log(b.1));
     let (compute_range, memory_range, operator_range) =
         (logs(COMPUTE_BOUNDS), logs(MEMORY_BOUNDS), logs(OPERATOR_US_BOUNDS));
     let weights = source_weights(samples);
-    let objective = |p: [f64; 5]| loss(samples, &weights, &with(runtime, hardware, p));
+    let six = |p: [f64; 5], train: f64| [p[0], p[1], p[2], p[3], p[4], train];
+    let objective = |p: [f64; 5]| loss(samples, &weights, &with(runtime, hardware, six(p, 0.0)));
     let mut best = ([0.0; 5], f64::INFINITY);
     for i in 0..GRID {
         for j in 0..GRID {
@@ -410,6 +419,21 @@ fn fit_one(runtime: Runtime, hardware: HardwareType, samples: &[&RuntimeSample])
     for _ in 0..2 {
         point = nelder_mead(point, [0.3, 0.3, 0.3, 0.5, 0.3], lo, hi, objective);
     }
+    let mut point = six(point, 0.0);
+    let training: Vec<&RuntimeSample> = samples.iter().copied().filter(|s| s.training).collect();
+    if distinct(&training, |s| s.source.as_str()) >= 2 {
+        let train_range = logs(TRAIN_HOST_FACTOR_BOUNDS);
+        let objective = |p: [f64; 6]| loss(samples, &weights, &with(runtime, hardware, p));
+        for _ in 0..2 {
+            point = nelder_mead(
+                point,
+                [0.3, 0.3, 0.3, 0.5, 0.3, 0.3],
+                six(lo, train_range.0),
+                six(hi, train_range.1),
+                objective,
+            );
+        }
+    }
     let fitted = with(runtime, hardware, point);
     RuntimeCoefficients {
         compute: round4(fitted.compute),
@@ -417,6 +441,7 @@ fn fit_one(runtime: Runtime, hardware: HardwareType, samples: &[&RuntimeSample])
         memory: round4(fitted.memory),
         operator_us: round4(fitted.operator_us),
         step_ms: round4(fitted.step_ms),
+        train_step_host_factor: round4(fitted.train_step_host_factor),
         fitted_on: format!(
             "{} measurements, {} devices, {} sources (data/measured/runtime_steps.csv)",
             samples.len(),
@@ -574,6 +599,7 @@ mod tests {
             memory: 0.7,
             operator_us: 20.0,
             step_ms: 0.5,
+            train_step_host_factor: 2.5,
             fitted_on: String::new(),
         };
         let mut samples = Vec::new();
@@ -598,6 +624,7 @@ mod tests {
                 label: String::new(),
                 class: WorkloadClass::Forward,
                 fp32: i % 2 == 0,
+                training: i >= 6,
                 compute_s,
                 weight_s: streamed_s / 2.0,
                 streamed_s,
@@ -615,5 +642,19 @@ mod tests {
         assert_eq!(fitted.len(), 1);
         assert!(report.runtimes[0].in_sample.median_abs_log_error < 0.02, "{report:?}");
         assert!((fitted[0].operator_us - 20.0).abs() < 2.0, "{:?}", fitted[0]);
+        assert!((fitted[0].train_step_host_factor - 2.5).abs() < 0.25, "{:?}", fitted[0]);
+        // Training rows from one source alone leave the factor at the count's assumption.
+        for s in samples.iter_mut().filter(|s| s.training) {
+            s.source = String::from("s0");
+        }
+        let (fitted, _) = fit_and_validate(
+            &samples,
+            &crate::perf::PerfModel::builtin().unwrap().coefficients().clone(),
+        );
+        assert!(
+            (fitted[0].train_step_host_factor - 1.0).abs() < 1e-12,
+            "{:?}",
+            fitted[0]
+        );
     }
 }
