@@ -449,7 +449,16 @@ impl Hwfit {
             runtime: req.runtime,
         };
         let mut predictions = SortedMap::new();
+        let mut notes: Vec<String> = note.into_iter().collect();
         for c in &targets {
+            let (runtime, installed) = c.runtime_for(req.runtime, workload, req.precision);
+            if let Some(i) = installed {
+                notes.push(format!(
+                    "{}: {} — the runtime installed here ({} {} in {})",
+                    c.key, i.runtime, i.runtime, i.version, i.location
+                ));
+            }
+            let perf_req = PerfRequest { runtime, ..perf_req };
             let prediction = self.perf.predict(&model.spec, &c.device, &perf_req)?;
             predictions.insert(
                 c.key.clone(),
@@ -473,7 +482,7 @@ impl Hwfit {
             mode: workload.mode(),
             workload,
             predictions,
-            notes: note.into_iter().collect(),
+            notes,
         })
     }
 

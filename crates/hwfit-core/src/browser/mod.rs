@@ -190,6 +190,7 @@ pub fn candidates_on(caps: &BrowserCapabilities, catalog: &DeviceCatalog, gpu: &
                 key: String::from(hw.as_str()),
                 device,
                 resolved_from: None,
+                installed: Vec::new(),
             })
         })
         .chain(webnn_candidates(caps, catalog, identified))
@@ -231,6 +232,7 @@ fn webnn_candidates<'a>(
                 ..base
             },
             resolved_from: None,
+            installed: Vec::new(),
         })
     })
 }

@@ -7,9 +7,11 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{DetectedDevice, DetectionReport, Profile};
-use crate::perf::{PerfModel, WorkloadClass};
-use crate::{calibrated_catalog_device, measured_device, Candidate, Device, DeviceCatalog, MeasuredIdentity};
+use super::{DetectedDevice, DetectionReport, InstalledRuntime, Profile};
+use crate::perf::{PerfModel, Runtime, WorkloadClass};
+use crate::{
+    calibrated_catalog_device, measured_device, Candidate, Device, DeviceCatalog, HardwareType, MeasuredIdentity,
+};
 
 /// The share of a hardware type's peak bandwidth a bandwidth-bound kernel achieves (the fitted
 /// generation-class memory efficiency), for judging the copy microbenchmark of an identified device.
@@ -59,6 +61,46 @@ fn profile_of(d: &DetectedDevice, catalog: &DeviceCatalog, calibrate: bool) -> R
     }
 }
 
+/// The runtimes installed here that run on `hardware`, preferred first: PyTorch (what most of
+/// hwfit's users run), ONNX Runtime, OpenVINO, MLX, then llama.cpp (its binary does not say its
+/// back-ends, so the CPU only). PyTorch counts where its build has the back-end (`cuda 13.0`,
+/// `rocm 6.2`, `mps`, `cpu`), ONNX Runtime where it has the execution provider.
+fn installed_for(hardware: HardwareType, installed: &[InstalledRuntime]) -> Vec<InstalledRuntime> {
+    let has = |i: &InstalledRuntime, prefixes: &[&str]| {
+        i.builds
+            .iter()
+            .any(|b| prefixes.iter().any(|p| b.to_ascii_lowercase().starts_with(p)))
+    };
+    let runs_here = |i: &InstalledRuntime| match (i.runtime, hardware) {
+        (Runtime::Pytorch, HardwareType::Cuda) => has(i, &["cuda"]),
+        (Runtime::Pytorch, HardwareType::Rocm) => has(i, &["rocm"]),
+        (Runtime::Pytorch, HardwareType::Mps) => has(i, &["mps"]),
+        (Runtime::Pytorch, HardwareType::Cpu) => has(i, &["cpu"]),
+        (Runtime::OnnxRuntime, HardwareType::Cuda) => has(i, &["cudaexecutionprovider", "tensorrtexecutionprovider"]),
+        (Runtime::OnnxRuntime, HardwareType::Rocm) => has(i, &["rocmexecutionprovider", "migraphxexecutionprovider"]),
+        (Runtime::OnnxRuntime, HardwareType::Mps) => has(i, &["coremlexecutionprovider"]),
+        (Runtime::OnnxRuntime, HardwareType::Openvino) => has(i, &["openvinoexecutionprovider"]),
+        (Runtime::OnnxRuntime, HardwareType::Cpu) => has(i, &["cpuexecutionprovider"]),
+        (Runtime::OpenVino, HardwareType::Openvino | HardwareType::Cpu)
+        | (Runtime::Mlx, HardwareType::Mps)
+        | (Runtime::LlamaCpp, HardwareType::Cpu) => true,
+        _ => false,
+    };
+    let order = [
+        Runtime::Pytorch,
+        Runtime::OnnxRuntime,
+        Runtime::OpenVino,
+        Runtime::Mlx,
+        Runtime::LlamaCpp,
+    ];
+    order
+        .iter()
+        .flat_map(|r| installed.iter().filter(move |i| i.runtime == *r))
+        .filter(|i| runs_here(i))
+        .cloned()
+        .collect()
+}
+
 /// The candidates of `report`: with `calibrate`, every benchmarked device on its measured figures
 /// (a device the catalog identified keeps its peaks, its bandwidth lowered where the copy shows it
 /// slower: [`calibrated_catalog_device`]).
@@ -76,10 +118,12 @@ pub fn candidates(report: &DetectionReport, catalog: &DeviceCatalog, calibrate: 
                     .iter()
                     .any(|c| c.device == device || (d.profile == Profile::Catalog && c.device.id == device.id));
                 if !same {
+                    let installed = installed_for(d.hardware_type, &report.installed_runtimes);
                     out.candidates.push(Candidate {
                         key: d.key.clone(),
                         device,
                         resolved_from: None,
+                        installed,
                     });
                 }
             }
@@ -178,5 +222,49 @@ mod tests {
             compared += 1;
         }
         assert_eq!(compared, records.len());
+    }
+
+    /// The H200 machine had PyTorch 2.11 (CUDA 13.0 build) and ONNX Runtime 1.30 (CPU provider):
+    /// a question about it naming no runtime is answered for PyTorch on the GPU, and says so; a GGUF
+    /// format, which PyTorch does not read, keeps the documented runtime; a named runtime wins.
+    #[test]
+    fn a_local_question_is_answered_for_the_runtime_installed_here() {
+        use crate::api::{Hwfit, PredictRequest};
+        use crate::perf::Runtime;
+        use crate::Precision;
+        let report: DetectionReport =
+            serde_json::from_str(include_str!("../../../hwfit-cli/tests/fixtures/detection_h200.json")).unwrap();
+        let local = candidates(&report, &DeviceCatalog::builtin(), false).candidates;
+        let runtimes = |key: &str| {
+            let c = local.iter().find(|c| c.key == key).unwrap();
+            c.installed.iter().map(|i| i.runtime).collect::<Vec<_>>()
+        };
+        assert_eq!(runtimes("cuda:0"), [Runtime::Pytorch]);
+        assert_eq!(runtimes("cpu"), [Runtime::Pytorch, Runtime::OnnxRuntime]);
+        let hwfit = Hwfit::builtin().unwrap();
+        let ask = |precision: Precision, runtime: Option<Runtime>| {
+            let req = PredictRequest {
+                model_name: String::from("meta-llama/Llama-3.1-8B-Instruct"),
+                precision,
+                runtime,
+                ..PredictRequest::default()
+            };
+            hwfit.predict(&req, &local).unwrap()
+        };
+        let answer = ask(Precision::Bf16, None);
+        assert_eq!(answer.predictions["cuda:0"].prediction.runtime, Runtime::Pytorch);
+        assert!(
+            answer
+                .notes
+                .iter()
+                .any(|n| n.starts_with("cuda:0: pytorch — the runtime installed here (pytorch 2.11.0+cu130")),
+            "{:?}",
+            answer.notes
+        );
+        let gguf = ask(Precision::Q4KM, None);
+        assert_eq!(gguf.predictions["cuda:0"].prediction.runtime, Runtime::LlamaCpp);
+        assert!(gguf.notes.iter().all(|n| !n.starts_with("cuda:0")), "{:?}", gguf.notes);
+        let named = ask(Precision::Bf16, Some(Runtime::TensorRt));
+        assert_eq!(named.predictions["cuda:0"].prediction.runtime, Runtime::TensorRt);
     }
 }

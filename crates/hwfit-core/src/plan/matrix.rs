@@ -120,7 +120,7 @@ pub fn prediction_matrix(
                         workload,
                         batch_size: batch,
                         seq_length: seq_length.min(spec.max_positions.max(1)),
-                        runtime: None,
+                        runtime: t.runtime_for(None, workload, precision).0,
                     };
                     let cell = match perf.predict(spec, &t.device, &req) {
                         Ok(p) => Cell::Predicted {

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 pub use config::SelectionConfig;
 
 use crate::compat::{check_precision, compatibility, SupportLevel};
-use crate::perf::{PerfModel, PerfRequest, Prediction};
+use crate::perf::{PerfModel, PerfRequest, Prediction, Runtime};
 use crate::spec::ModelSpec;
 use crate::{CoreError, Device, DeviceCatalog, HardwareType, Mode, Precision, Workload};
 
@@ -45,6 +45,10 @@ pub struct Candidate {
     pub device: Device,
     /// How a named device's name was read (none for hardware types and detected devices).
     pub resolved_from: Option<crate::device::ResolvedFrom>,
+    /// The runtimes installed on this machine that run on this device, preferred first (a detected
+    /// device's; empty for the others): a question naming no runtime is answered for the first that
+    /// runs the step ([`Candidate::runtime_for`]).
+    pub installed: Vec<crate::detect::InstalledRuntime>,
 }
 
 /// Candidates for hardware types (on their reference devices) and named devices, in that order.
@@ -76,6 +80,7 @@ impl Candidate {
             key: String::from(hw.as_str()),
             device: catalog.reference(hw)?.clone(),
             resolved_from: None,
+            installed: Vec::new(),
         })
     }
 
@@ -86,7 +91,28 @@ impl Candidate {
             key: device.id.clone(),
             device: device.clone(),
             resolved_from: None,
+            installed: Vec::new(),
         }
+    }
+
+    /// The runtime a step is predicted for: the one asked for, else the first runtime installed
+    /// here that runs the step (reads the weights' format; trains, for a training step), else
+    /// none (the hardware type's documented runtime). With it, the installed runtime chosen.
+    #[must_use]
+    pub fn runtime_for(
+        &self,
+        requested: Option<Runtime>,
+        workload: Workload,
+        precision: Precision,
+    ) -> (Option<Runtime>, Option<&crate::detect::InstalledRuntime>) {
+        if requested.is_some() {
+            return (requested, None);
+        }
+        let chosen = self.installed.iter().find(|i| {
+            i.runtime.runs(precision)
+                && (workload != Workload::TrainStep || matches!(i.runtime, Runtime::Pytorch | Runtime::PytorchCompiled))
+        });
+        (chosen.map(|i| i.runtime), chosen)
     }
 }
 
@@ -257,6 +283,10 @@ pub fn select_hardware(
     let mut all_scores = SortedMap::new();
     let mut eligible: Vec<(String, Prediction, SupportLevel, HardwareType)> = Vec::new();
     for c in &req.candidates {
+        let perf_req = PerfRequest {
+            runtime: c.runtime_for(None, workload, req.precision).0,
+            ..perf_req
+        };
         let (support, predictions, excluded) = evaluate(spec, c, perf, &perf_req);
         if let (Some(p), None) = (&predictions, &excluded) {
             eligible.push((c.key.clone(), *p, support, c.device.hardware_type));
