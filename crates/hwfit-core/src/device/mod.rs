@@ -352,23 +352,38 @@ impl DeviceCatalog {
         resolve::resolve(&self.devices, &self.index, name)
     }
 
+    /// A named device as one resolution reads it: the device (as [`Self::resolve`] gives it), how
+    /// its name was read and the memory sizes it comes in — what an answer entry for a named device
+    /// carries, from a single pass over the catalog.
+    pub fn named(&self, name: &str) -> Result<Named<'_>, CoreError> {
+        crate::text::check_name_length("device name", name)?;
+        let (resolution, rule) = resolve::resolution_by_rule(&self.devices, &self.index, name);
+        let device = match &resolution {
+            Resolution::Unique(d) => Some(*d),
+            Resolution::MemoryVariants(variants) => variants.first().copied(),
+            Resolution::Ambiguous(_) | Resolution::Unknown => None,
+        };
+        let Some(device) = device else {
+            // The error, as `resolve` words it.
+            return self.resolve(name).map(|device| Named {
+                device,
+                resolved_from: None,
+                memory_options: Vec::new(),
+            });
+        };
+        Ok(Named {
+            device,
+            resolved_from: resolved_from_of(name, &resolution, rule),
+            memory_options: memory_options_of(&resolution),
+        })
+    }
+
     /// The memory sizes (GB, smallest first) of the products a name resolves to when it names one
     /// product in several memory sizes (`Intel(R) Arc(TM) A770 Graphics`: 8 and 16), or the sizes
     /// the device itself ships in; empty when there is one size.
     #[must_use]
     pub fn memory_options(&self, name: &str) -> Vec<f64> {
-        let mut sizes = match self.resolution(name) {
-            Resolution::MemoryVariants(variants) => variants.iter().map(|d| d.memory_gb).collect(),
-            Resolution::Unique(d) => d.memory_options_gb.clone(),
-            Resolution::Ambiguous(_) | Resolution::Unknown => Vec::new(),
-        };
-        sizes.sort_by(f64::total_cmp);
-        sizes.dedup_by(|a, b| (*a - *b).abs() < 1e-9);
-        if sizes.len() > 1 {
-            sizes
-        } else {
-            Vec::new()
-        }
+        memory_options_of(&self.resolution(name))
     }
 
     /// How `name` was read, when it resolves: the rule that decided, the tokens and constraints read
@@ -376,22 +391,7 @@ impl DeviceCatalog {
     #[must_use]
     pub fn resolved_from(&self, name: &str) -> Option<ResolvedFrom> {
         let (resolution, rule) = resolve::resolution_by_rule(&self.devices, &self.index, name);
-        let alternatives = match &resolution {
-            Resolution::Unique(_) => Vec::new(),
-            Resolution::MemoryVariants(variants) => variants.iter().skip(1).map(|d| d.name.clone()).collect(),
-            Resolution::Ambiguous(_) | Resolution::Unknown => return None,
-        };
-        // A name matched as a whole was not read word by word.
-        let read = (!matches!(rule, resolve::Rule::Exact | resolve::Rule::Codename)).then(|| resolve::read(name));
-        Some(ResolvedFrom {
-            name: String::from(name),
-            rule: String::from(rule.as_str()),
-            tokens: read.as_ref().map(|r| r.tokens.clone()).unwrap_or_default(),
-            memory_gb: read.as_ref().and_then(|r| r.memory_gb),
-            gpu_cores: read.as_ref().and_then(|r| r.gpu_cores),
-            vendor: read.as_ref().and_then(|r| r.vendor).map(String::from),
-            alternatives,
-        })
+        resolved_from_of(name, &resolution, rule)
     }
 
     /// Resolves a device name, keeping the candidates of an ambiguous one.
@@ -417,6 +417,53 @@ impl DeviceCatalog {
             .ok()
             .filter(|d| d.hardware_type == hardware && !d.class.ends_with("class") && !d.name.ends_with("(class)"))
     }
+}
+
+/// A named device as [`DeviceCatalog::named`] reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Named<'a> {
+    /// The device the name resolves to.
+    pub device: &'a Device,
+    /// How the name was read.
+    pub resolved_from: Option<ResolvedFrom>,
+    /// The memory sizes (GB, smallest first) it comes in, where several.
+    pub memory_options: Vec<f64>,
+}
+
+/// The memory sizes of a resolution (see [`DeviceCatalog::memory_options`]).
+fn memory_options_of(resolution: &Resolution<'_>) -> Vec<f64> {
+    let mut sizes = match resolution {
+        Resolution::MemoryVariants(variants) => variants.iter().map(|d| d.memory_gb).collect(),
+        Resolution::Unique(d) => d.memory_options_gb.clone(),
+        Resolution::Ambiguous(_) | Resolution::Unknown => Vec::new(),
+    };
+    sizes.sort_by(f64::total_cmp);
+    sizes.dedup_by(|a, b| (*a - *b).abs() < 1e-9);
+    if sizes.len() > 1 {
+        sizes
+    } else {
+        Vec::new()
+    }
+}
+
+/// How `name` was read into `resolution` by `rule` (see [`DeviceCatalog::resolved_from`]).
+fn resolved_from_of(name: &str, resolution: &Resolution<'_>, rule: resolve::Rule) -> Option<ResolvedFrom> {
+    let alternatives = match resolution {
+        Resolution::Unique(_) => Vec::new(),
+        Resolution::MemoryVariants(variants) => variants.iter().skip(1).map(|d| d.name.clone()).collect(),
+        Resolution::Ambiguous(_) | Resolution::Unknown => return None,
+    };
+    // A name matched as a whole was not read word by word.
+    let read = (!matches!(rule, resolve::Rule::Exact | resolve::Rule::Codename)).then(|| resolve::read(name));
+    Some(ResolvedFrom {
+        name: String::from(name),
+        rule: String::from(rule.as_str()),
+        tokens: read.as_ref().map(|r| r.tokens.clone()).unwrap_or_default(),
+        memory_gb: read.as_ref().and_then(|r| r.memory_gb),
+        gpu_cores: read.as_ref().and_then(|r| r.gpu_cores),
+        vendor: read.as_ref().and_then(|r| r.vendor).map(String::from),
+        alternatives,
+    })
 }
 
 #[cfg(test)]

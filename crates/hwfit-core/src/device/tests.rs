@@ -303,6 +303,26 @@ mod spellings {
         let read = catalog.resolved_from("RTX 4090 24GB").unwrap();
         assert_eq!(read.memory_gb, Some(24.0), "{read:?}");
         assert!(catalog.memory_options("AMD Radeon RX 9060 XT 16 GB").is_empty());
+        // One resolution gives all three, alike; an unresolvable name is `resolve`'s error.
+        for name in [
+            "AMD Radeon RX 9060 XT",
+            "W7900",
+            "nvidia-h100-sxm",
+            "RTX 4090 24GB",
+            "3070ti",
+        ] {
+            let named = catalog.named(name).unwrap();
+            assert_eq!(named.device.id, catalog.resolve(name).unwrap().id, "{name}");
+            assert_eq!(named.resolved_from, catalog.resolved_from(name), "{name}");
+            assert_eq!(named.memory_options, catalog.memory_options(name), "{name}");
+        }
+        for name in ["Intel(R) Graphics (BMG G21)", "no such device 9000"] {
+            assert_eq!(
+                catalog.named(name).map(|n| n.device.id.clone()),
+                catalog.resolve(name).map(|d| d.id.clone()),
+                "{name}"
+            );
+        }
         // The database lists the A770 8 GB at a lower boost clock (2100 vs 2400 MHz): it stays ambiguous.
         assert!(matches!(
             catalog.resolve("Intel(R) Arc(TM) A770 Graphics"),

@@ -62,11 +62,11 @@ pub fn candidates_from<S: AsRef<str>>(
         out.push(Candidate::hardware(catalog, *hw)?);
     }
     for name in devices {
-        let mut candidate = Candidate::device(catalog.resolve(name.as_ref())?);
-        candidate.resolved_from = catalog.resolved_from(name.as_ref());
-        let sizes = catalog.memory_options(name.as_ref());
-        if !sizes.is_empty() {
-            candidate.device.memory_options_gb = sizes;
+        let named = catalog.named(name.as_ref())?;
+        let mut candidate = Candidate::device(named.device);
+        candidate.resolved_from = named.resolved_from;
+        if !named.memory_options.is_empty() {
+            candidate.device.memory_options_gb = named.memory_options;
         }
         out.push(candidate);
     }
