@@ -1,7 +1,7 @@
 //! Hugging Face `config.json` ingestion: a `ModelSpec` from the parsed config object. The faces read
 //! and parse the file; the core maps the fields. Covers the BERT family, GPT-2, Llama-style decoders
 //! (Llama, Mistral, Mixtral, Qwen2, Gemma, Phi), T5, BART, ViT/DeiT/DINOv2, Whisper, wav2vec2/HuBERT,
-//! CLIP/SigLIP and LLaVA shapes. Missing fields take the `transformers` defaults of that
+//! CLIP/SigLIP and LLaVA shapes, ResNet. Missing fields take the `transformers` defaults of that
 //! `model_type`; a field hwfit cannot do without is an error naming it.
 
 use alloc::boxed::Box;
@@ -115,6 +115,22 @@ pub struct HfConfig {
     // vision
     pub image_size: Option<u32>,
     pub patch_size: Option<u32>,
+    pub num_channels: Option<u32>,
+    // convolutional networks (ResNet style)
+    pub embedding_size: Option<u32>,
+    pub hidden_sizes: Option<Vec<u32>>,
+    pub depths: Option<Vec<u32>>,
+    pub layer_type: Option<String>,
+    pub downsample_in_first_stage: Option<bool>,
+    pub downsample_in_bottleneck: Option<bool>,
+    // classification heads
+    pub num_labels: Option<u32>,
+    #[serde(deserialize_with = "entry_count")]
+    #[cfg_attr(
+        feature = "schema",
+        schemars(with = "Option<alloc::collections::BTreeMap<String, String>>")
+    )]
+    pub id2label: Option<u32>,
     // composite models
     #[serde(alias = "llm_config")]
     pub text_config: Option<Box<HfConfig>>,
@@ -154,6 +170,12 @@ fn number_or_list<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<O
             u32::try_from(sum.div_ceil(list.len() as u64)).ok()
         }
     })
+}
+
+/// The number of entries of a JSON object (`id2label`'s labels).
+fn entry_count<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<u32>, D::Error> {
+    let map = Option::<serde_json::Map<String, serde_json::Value>>::deserialize(deserializer)?;
+    Ok(map.map(|m| u32::try_from(m.len()).unwrap_or(u32::MAX)))
 }
 
 fn need(value: Option<u32>, field: &str, model_type: &str) -> Result<u32, CoreError> {
@@ -326,6 +348,7 @@ impl HfConfig {
                 let inter = self.intermediate_size.unwrap_or(4 * hidden);
                 (wav2vec2(layers, hidden, heads, inter), 0)
             }
+            "resnet" => (self.resnet()?, 0),
             "clip" | "siglip" | "siglip2" => self.dual_encoder(k),
             "llava" => self.llava()?,
             "" => return Err(CoreError::InvalidConfig(String::from("'model_type' is missing"))),
@@ -450,6 +473,7 @@ impl HfConfig {
     }
 }
 
+mod convnet;
 mod decoder;
 mod multimodal;
 

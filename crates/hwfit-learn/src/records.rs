@@ -3,7 +3,7 @@
 
 use hwfit_core::perf::fitting::{measured_steps, MeasuredData, MeasuredStep};
 use hwfit_core::perf::{PerfRequest, Runtime};
-use hwfit_core::spec::ModelSpec;
+use hwfit_core::spec::{Modality, ModelSpec};
 use hwfit_core::{Catalog, Device, DeviceCatalog, Precision, Workload};
 use hwfit_db::BenchmarkRecord;
 
@@ -23,7 +23,7 @@ pub const PUBLIC_MEASUREMENTS: MeasuredData<'static> = MeasuredData {
 /// text): this project's CI machine kind (2-core AMD EPYC VM; tract, ONNX Runtime, PyTorch on the
 /// CPU), and a GPU machine (PyTorch on an NVIDIA H200; ONNX Runtime on its 16-core Xeon host). The
 /// default model's training data, and each runtime's rows in its step-model fit.
-pub const RUNNER_MEASUREMENTS: [(&str, &str); 5] = [
+pub const RUNNER_MEASUREMENTS: [(&str, &str); 6] = [
     (
         "hwfit_bench_tract_cpu.json",
         include_str!("../../../data/measured/hwfit_bench_tract_cpu.json"),
@@ -39,6 +39,10 @@ pub const RUNNER_MEASUREMENTS: [(&str, &str); 5] = [
     (
         "hwfit_bench_pytorch_cuda_h200.json",
         include_str!("../../../data/measured/hwfit_bench_pytorch_cuda_h200.json"),
+    ),
+    (
+        "hwfit_bench_pytorch_cuda_h200_eager.json",
+        include_str!("../../../data/measured/hwfit_bench_pytorch_cuda_h200_eager.json"),
     ),
     (
         "hwfit_bench_onnxruntime_cpu_xeon16.json",
@@ -93,6 +97,21 @@ fn computed_precision(record: &BenchmarkRecord) -> Result<Precision, String> {
     }
 }
 
+/// The runtime a record's step ran on: its `runtime`, or compiled PyTorch where the record's
+/// `execution` says the model went through `torch.compile`.
+fn runtime_of(record: &BenchmarkRecord) -> Result<Runtime, String> {
+    let runtime = parsed::<Runtime>(Some(&record.runtime), "runtime")?;
+    let compiled = record
+        .execution
+        .as_deref()
+        .is_some_and(|e| matches!(e.parse::<Runtime>(), Ok(Runtime::PytorchCompiled)));
+    Ok(if runtime == Runtime::Pytorch && compiled {
+        Runtime::PytorchCompiled
+    } else {
+        runtime
+    })
+}
+
 /// The measurement a record describes, or why it cannot be trained on.
 pub fn step(record: &BenchmarkRecord, catalog: &Catalog, devices: &DeviceCatalog) -> Result<MeasuredStep, String> {
     let spec: ModelSpec = match &record.model_architecture {
@@ -113,8 +132,13 @@ pub fn step(record: &BenchmarkRecord, catalog: &Catalog, devices: &DeviceCatalog
         precision: computed_precision(record)?,
         workload: parsed::<Workload>(record.workload.as_ref(), "workload")?,
         batch_size: record.batch_size.ok_or("no batch size")?,
-        seq_length: record.sequence_length.ok_or("no sequence length")?,
-        runtime: Some(parsed::<Runtime>(Some(&record.runtime), "runtime")?),
+        seq_length: match record.sequence_length {
+            Some(seq) => seq,
+            // An image or audio model's step does not depend on it (its input size is the spec's).
+            None if !spec.stacks().any(|s| s.input == Modality::Text) => hwfit_core::api::defaults::SEQUENCE_LENGTH,
+            None => return Err(String::from("no sequence length")),
+        },
+        runtime: Some(runtime_of(record)?),
     };
     Ok(MeasuredStep {
         spec,

@@ -431,10 +431,6 @@ fn text_generation() -> Vec<CatalogEntry> {
 
 fn vision() -> Vec<CatalogEntry> {
     let vit_b = |image, patch| vec![vit(12, 768, 12, 3072, image, patch).component()];
-    // ResNet-50 (He et al. 2016, Table 1; torchvision v1.5 weights): 25,557,032 parameters, 4.09 GMACs
-    // at 224²; feature maps summed over stem, 16 bottlenecks and downsample convs (hwfit's own count);
-    // depth 54: 49 convolutions, 4 projection shortcuts and the classifier.
-    let resnet50 = conv(25_557_032, 4_090_000_000, 802_816, 11_314_688, 224, 54);
     vec![
         CatalogEntry::new("google/vit-base-patch16-224", ImageClassifier, 0, vit_b(224, 16), HF).aliases(&["vit", "vit-base", "vit-b/16"]),
         CatalogEntry::new("google/vit-large-patch16-224", ImageClassifier, 0, vec![vit(24, 1024, 16, 4096, 224, 16).component()], HF)
@@ -444,8 +440,6 @@ fn vision() -> Vec<CatalogEntry> {
         CatalogEntry::new("facebook/deit-base-patch16-224", ImageClassifier, 0, vit_b(224, 16), HF).aliases(&["deit", "deit-base"]),
         CatalogEntry::new("facebook/dinov2-base", ImageClassifier, 0, vec![vit(12, 768, 12, 3072, 518, 14).component()], HF)
             .aliases(&["dinov2"]),
-        CatalogEntry::new("microsoft/resnet-50", ImageClassifier, 0, vec![resnet50], "He et al. 2016 (ResNet), Table 1; torchvision resnet50 weights")
-            .aliases(&["resnet50", "resnet"]),
         CatalogEntry::new(
             "facebook/convnext-tiny-224",
             ImageClassifier,

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# hwfit's PyTorch runner on a GPU machine, eager first: the models and shapes PyTorch users run
+# (BERT-base, MiniLM, ResNet-50 and GPT-2 at batch 1–256, fp32 and bf16; decoders 0.1–8 B; training
+# steps under bf16 autocast and in fp32; a mixture of experts), then one `torch.compile` case.
+# Every record goes into one SQLite database, exported at the end.
+#
+#   gpu_bench_eager.sh HWFIT_BINARY OUT_DIR [SECONDS]
+#
+# Each step gets what is left of SECONDS (default 540), most valuable first, so the run ends in
+# time and keeps what it measured; a step that fails is logged and the next one runs. Models are
+# built from their config.json with random weights (nothing is downloaded). Run from the
+# repository root.
+set -u
+H=$1
+OUT=$2
+BUDGET=${3:-540}
+DB=$OUT/bench.sqlite
+LOG=$OUT/log.txt
+DEADLINE=$((SECONDS + BUDGET))
+export NO_COLOR=1 PYTHONUNBUFFERED=1
+
+say() { echo "== $(date -u +%H:%M:%S) [$SECONDS s] $*" | tee -a "$LOG"; }
+
+# step CAP_SECONDS COMMAND…: runs COMMAND for at most CAP seconds and what the budget leaves.
+step() {
+    local cap=$1
+    shift
+    local left=$((DEADLINE - SECONDS))
+    if [ "$left" -lt 15 ]; then
+        say "skipped (budget spent): $*"
+        return
+    fi
+    [ "$cap" -gt "$left" ] && cap=$left
+    say "run (≤ ${cap} s): $*"
+    timeout --kill-after=5 "$cap" "$@" >>"$LOG" 2>&1
+    say "exit $?"
+}
+
+{
+    date -u
+    uname -a
+    nvidia-smi
+    nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem,power.limit,pci.bus_id,pci.device_id,driver_version --format=csv
+    nproc
+    lscpu | grep -E 'Model name|Flags' | cut -c1-400
+    free -g
+    python3 -c 'import sys, torch, transformers; print(sys.version); print("torch", torch.__version__, "cuda", torch.version.cuda, "cudnn", torch.backends.cudnn.version()); print("transformers", transformers.__version__); p = torch.cuda.get_device_properties(0); print(p.name, p.multi_processor_count, "SMs", p.total_memory >> 20, "MiB")'
+    "$H" --version
+} >"$OUT/env.txt" 2>&1
+
+say "detect"
+timeout 60 "$H" detect --json --no-cache >"$OUT/detect.json" 2>>"$LOG"
+say "exit $?"
+export HWFIT_DETECTION=$OUT/detect.json
+
+F=tests/fixtures/hf_configs
+B=("$H" bench --database "$DB" --no-microbenchmark --hardware cuda --runtime pytorch --budget-ms 400)
+ENC=(--model "$F/bert-base-uncased.json" --model sentence-transformers/all-MiniLM-L6-v2 --model microsoft/resnet-50)
+
+# Encoders and a CNN, forward passes: bf16, then PyTorch's default fp32 (no TF32).
+step 70 "${B[@]}" --precision bf16 "${ENC[@]}" --batch-sizes 1,8,32,128,256 --seq-lengths 128,512
+step 70 "${B[@]}" --precision fp32 "${ENC[@]}" --batch-sizes 1,8,32,128,256 --seq-lengths 128
+
+# Small decoders, bf16: prefill and decode.
+D=(--batch-sizes 1,8,32 --seq-lengths 128,1024)
+step 80 "${B[@]}" --precision bf16 "${D[@]}" --model "$F/gpt2.json" --model Qwen/Qwen2.5-1.5B-Instruct --model meta-llama/Llama-3.2-1B-Instruct
+
+# Training steps (AdamW, 512 tokens): fp32 weights under bf16 autocast, then fp32 throughout.
+T=(--mode training --seq-lengths 512)
+step 70 "${B[@]}" "${T[@]}" --autocast bf16 --batch-sizes 1,8,32 --model "$F/bert-base-uncased.json" --model "$F/gpt2.json" --model microsoft/resnet-50
+step 60 "${B[@]}" "${T[@]}" --batch-sizes 1,8,32 --model "$F/bert-base-uncased.json" --model "$F/gpt2.json"
+
+# 7–8 B decoders, bf16.
+step 60 "${B[@]}" --precision bf16 "${D[@]}" --model meta-llama/Llama-3.1-8B-Instruct
+step 60 "${B[@]}" --precision bf16 "${D[@]}" --model mistralai/Mistral-7B-Instruct-v0.3
+
+# A 1 B decoder's training step under autocast; fp32 decoders.
+step 50 "${B[@]}" "${T[@]}" --autocast bf16 --batch-sizes 1,8 --model meta-llama/Llama-3.2-1B-Instruct
+step 45 "${B[@]}" --precision fp32 --batch-sizes 1,8 --seq-lengths 128,1024 --model "$F/gpt2.json" --model meta-llama/Llama-3.2-1B-Instruct
+
+# A mixture of experts (61 GB of bf16 weights), bf16 eager.
+step 80 "${B[@]}" --precision bf16 --model Qwen/Qwen3-30B-A3B --batch-sizes 1,8 --seq-lengths 128,1024
+
+# torch.compile on GPT-2 (compilation takes most of the step).
+step 150 "${B[@]}" --precision bf16 --compile --model "$F/gpt2.json" --batch-sizes 1,8 --seq-lengths 128
+
+say "export"
+"$H" db export --database "$DB" --output "$OUT/records.json" >>"$LOG" 2>&1 || "$H" db export --database "$DB" >"$OUT/records.json" 2>>"$LOG"
+say "done"
