@@ -20,6 +20,7 @@ use tokio::io::AsyncWriteExt;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::watch;
 
+use crate::closing_reply::closing_error_reply;
 use crate::protocol_errors::{Shaped, MAX_HEADERS, MAX_HEAD_BYTES};
 
 /// Bounds on the connections a server keeps.
@@ -97,14 +98,13 @@ fn take_slot(open: &Arc<Mutex<Open>>, client: IpAddr, limits: &ConnectionLimits)
 
 /// Answers a connection over a cap with a `503` in the API's error shape, and closes it.
 async fn refuse(mut stream: TcpStream, why: String) {
-    let body = serde_json::json!({"status": "error", "message": format!("too many connections: {why}; retry later")})
-        .to_string();
-    let reply = format!(
-        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: {}\r\nretry-after: 1\r\nconnection: close\r\n\r\n{body}",
-        body.len()
+    let reply = closing_error_reply(
+        "503 Service Unavailable",
+        &format!("too many connections: {why}; retry later"),
+        "retry-after: 1\r\n",
     );
     let write = async {
-        stream.write_all(reply.as_bytes()).await?;
+        stream.write_all(&reply).await?;
         stream.shutdown().await
     };
     let _ = tokio::time::timeout(Duration::from_secs(1), write).await;

@@ -6,6 +6,7 @@
 
 pub mod benchmarks;
 mod body;
+mod closing_reply;
 pub mod connections;
 pub mod error;
 pub mod openapi;

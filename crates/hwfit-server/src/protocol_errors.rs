@@ -16,6 +16,8 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpStream;
 
+use crate::closing_reply::closing_error_reply;
+
 /// The most bytes a request's head (request line and headers) may take.
 pub const MAX_HEAD_BYTES: usize = 64 * 1024;
 /// The most header fields a request may carry.
@@ -63,14 +65,7 @@ fn json_reply(status_line: &str, header_timeout: Duration) -> Option<Vec<u8>> {
         ),
         _ => return None,
     };
-    let body = serde_json::json!({"status": "error", "message": message}).to_string();
-    Some(
-        format!(
-            "HTTP/1.1 {status_line}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
-            body.len()
-        )
-        .into_bytes(),
-    )
+    Some(closing_error_reply(status_line, &message, ""))
 }
 
 /// hyper's automatic reply in `buf` — a 400/414/431 head with `content-length: 0` and nothing after

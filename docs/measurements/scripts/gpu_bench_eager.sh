@@ -19,22 +19,8 @@ LOG=$OUT/log.txt
 DEADLINE=$((SECONDS + BUDGET))
 export NO_COLOR=1 PYTHONUNBUFFERED=1
 
-say() { echo "== $(date -u +%H:%M:%S) [$SECONDS s] $*" | tee -a "$LOG"; }
-
-# step CAP_SECONDS COMMAND…: runs COMMAND for at most CAP seconds and what the budget leaves.
-step() {
-    local cap=$1
-    shift
-    local left=$((DEADLINE - SECONDS))
-    if [ "$left" -lt 15 ]; then
-        say "skipped (budget spent): $*"
-        return
-    fi
-    [ "$cap" -gt "$left" ] && cap=$left
-    say "run (≤ ${cap} s): $*"
-    timeout --kill-after=5 "$cap" "$@" >>"$LOG" 2>&1
-    say "exit $?"
-}
+# say MESSAGE and step CAP COMMAND… (budget.sh beside this script).
+. "$(dirname "$0")/budget.sh"
 
 {
     date -u

@@ -460,6 +460,22 @@ impl Hwfit {
             }
             let perf_req = PerfRequest { runtime, ..perf_req };
             let prediction = self.perf.predict(&model.spec, &c.device, &perf_req)?;
+            if let Some((share, peak)) = prediction.host_costs.and_then(|_| {
+                crate::perf::tf32::convolutions_on_tf32(
+                    prediction.runtime,
+                    &c.device,
+                    &model.spec,
+                    req.precision,
+                    sequence_length,
+                )
+            }) {
+                notes.push(format!(
+                    "{}: fp32 convolutions ({:.0} % of the FLOPs) at the TF32 tensor-core rate ({peak} TFLOP/s dense): {} lets cuDNN use TF32 for them by default",
+                    c.key,
+                    share * 100.0,
+                    prediction.runtime
+                ));
+            }
             predictions.insert(
                 c.key.clone(),
                 PredictEntry {

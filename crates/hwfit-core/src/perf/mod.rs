@@ -11,6 +11,7 @@ pub mod host;
 pub mod learned;
 pub mod operators;
 pub mod runtime;
+pub mod tf32;
 
 use crate::map::SortedMap;
 use alloc::format;
@@ -485,9 +486,22 @@ impl PerfModel {
             eff.compute = 1.0;
             eff.memory = 1.0;
         }
-        let compute_s = cost.flops / (peak_tflops * 1e12);
         let memory_s = cost.bytes / (device.memory_bandwidth_gbs * 1e9);
-        let (compute_t, memory_t) = (compute_s / eff.compute, memory_s / eff.memory);
+        // PyTorch's fp32 convolutions run on TF32 tensor cores, at the runtime's tensor-core share.
+        let on_tf32 = runtime_costs.and_then(|r| {
+            tf32::convolutions_on_tf32(runtime, device, spec, req.precision, req.seq_length).map(|t| (r, t))
+        });
+        let (compute_s, compute_t) = if let Some((r, (share, tf32_peak))) = on_tf32 {
+            let (fp32_s, tensor_s) = (
+                cost.flops * (1.0 - share) / (peak_tflops * 1e12),
+                cost.flops * share / (tf32_peak * 1e12),
+            );
+            (fp32_s + tensor_s, fp32_s / eff.compute + tensor_s / r.compute)
+        } else {
+            let compute_s = cost.flops / (peak_tflops * 1e12);
+            (compute_s, compute_s / eff.compute)
+        };
+        let memory_t = memory_s / eff.memory;
         let weight_t = cost.weight_bytes / (device.memory_bandwidth_gbs * 1e9) / eff.memory;
         // Runtimes with host costs run operator by operator: matrix products and the streaming
         // operators between them add up (see `host::device_seconds`).

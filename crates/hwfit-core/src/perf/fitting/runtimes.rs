@@ -31,7 +31,7 @@ use super::{invalid, Excluded, Residual};
 use crate::csv::{Cell, Table};
 use crate::perf::fit::{log_space, nelder_mead, round4, summarize, Accuracy, MIN_SAMPLES};
 use crate::perf::host::{device_seconds, HostCosts, RuntimeCoefficients};
-use crate::perf::{operators, step_cost, Coefficients, PerfRequest, Runtime, WorkloadClass};
+use crate::perf::{operators, step_cost, tf32, Coefficients, PerfRequest, Runtime, WorkloadClass};
 use crate::spec::ModelSpec;
 use crate::{Catalog, CoreError, Device, DeviceCatalog, HardwareType, Precision, Workload};
 
@@ -68,6 +68,9 @@ pub struct RuntimeSample {
     pub training: bool,
     /// FLOPs / dense peak at the precision, seconds.
     pub compute_s: f64,
+    /// FLOPs an fp32 step runs on TF32 tensor cores (PyTorch's convolutions) / the TF32 peak,
+    /// seconds, at the runtime's tensor-core share (0 elsewhere; see [`crate::perf::tf32`]).
+    pub tensor_s: f64,
     /// Weight bytes the matrix products read / peak bandwidth, seconds.
     pub weight_s: f64,
     /// The other bytes (streamed by the operators between them) / peak bandwidth, seconds.
@@ -99,12 +102,16 @@ impl RuntimeSample {
         )?;
         let (peak, _) = device.dense_tflops.for_precision(request.precision);
         let bandwidth = device.memory_bandwidth_gbs * 1e9;
+        let runtime = request.runtime.unwrap_or(Runtime::default_for(
+            device.hardware_type,
+            request.workload,
+            request.precision,
+        ));
+        let (tensor_share, tf32_peak) =
+            tf32::convolutions_on_tf32(runtime, device, spec, request.precision, request.seq_length)
+                .unwrap_or((0.0, 1.0));
         Ok(Self {
-            runtime: request.runtime.unwrap_or(Runtime::default_for(
-                device.hardware_type,
-                request.workload,
-                request.precision,
-            )),
+            runtime,
             hardware: device.hardware_type,
             source: String::from(source),
             device_id: device.id.clone(),
@@ -112,7 +119,8 @@ impl RuntimeSample {
             class: WorkloadClass::of(request.workload),
             fp32: request.precision == Precision::Fp32,
             training: request.workload == Workload::TrainStep,
-            compute_s: cost.flops / (peak * 1e12),
+            compute_s: cost.flops * (1.0 - tensor_share) / (peak * 1e12),
+            tensor_s: cost.flops * tensor_share / (tf32_peak * 1e12),
             weight_s: cost.weight_bytes / bandwidth,
             streamed_s: (cost.bytes - cost.weight_bytes) / bandwidth,
             operators: operators::per_step(spec, request.workload),
@@ -126,7 +134,7 @@ impl RuntimeSample {
     pub fn predict(&self, c: &RuntimeCoefficients) -> f64 {
         let compute = if self.fp32 { c.compute_fp32 } else { c.compute };
         let device_ms = device_seconds(
-            self.compute_s / compute,
+            self.compute_s / compute + self.tensor_s / c.compute,
             self.weight_s / c.memory,
             self.streamed_s / c.memory,
         ) * 1e3;
@@ -143,7 +151,10 @@ impl RuntimeSample {
         class
             .efficiency(self.hardware, self.class)
             .map_or(f64::INFINITY, |(e, _)| {
-                let roofline = libm::fmax(self.compute_s / e.compute, (self.weight_s + self.streamed_s) / e.memory);
+                let roofline = libm::fmax(
+                    (self.compute_s + self.tensor_s) / e.compute,
+                    (self.weight_s + self.streamed_s) / e.memory,
+                );
                 libm::fabs(libm::log(self.items / (roofline + e.overhead_ms / 1e3) / self.measured))
             })
     }
@@ -626,6 +637,7 @@ mod tests {
                 fp32: i % 2 == 0,
                 training: i >= 6,
                 compute_s,
+                tensor_s: 0.0,
                 weight_s: streamed_s / 2.0,
                 streamed_s,
                 operators,
