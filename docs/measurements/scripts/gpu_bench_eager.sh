@@ -10,17 +10,8 @@
 # time and keeps what it measured; a step that fails is logged and the next one runs. Models are
 # built from their config.json with random weights (nothing is downloaded). Run from the
 # repository root.
-set -u
-H=$1
-OUT=$2
-BUDGET=${3:-540}
-DB=$OUT/bench.sqlite
-LOG=$OUT/log.txt
-DEADLINE=$((SECONDS + BUDGET))
-export NO_COLOR=1 PYTHONUNBUFFERED=1
-
-# say MESSAGE and step CAP COMMAND… (budget.sh beside this script).
-. "$(dirname "$0")/budget.sh"
+# H, OUT, DB, LOG, the deadline, `say` and `step` (budget.sh beside this script).
+. "$(dirname "$0")/budget.sh" 540 "$@"
 
 {
     date -u
