@@ -444,6 +444,13 @@ impl HfConfig {
         ))
     }
 
+    /// The components and the context length, without classifying (for the catalog, which states
+    /// each model's subfamily).
+    pub(crate) fn spec_parts(&self) -> Result<(Vec<Component>, u32), CoreError> {
+        let (components, max_positions, _) = self.components()?;
+        Ok((components, max_positions))
+    }
+
     /// Builds the spec. The family and subfamily come from the classifier, fed the architecture class
     /// and model type; `name` overrides the config's own `_name_or_path`.
     pub fn to_model(&self, name: Option<&str>) -> Result<ResolvedModel, CoreError> {

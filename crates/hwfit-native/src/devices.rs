@@ -1,5 +1,6 @@
 //! The devices hwfit can predict on, matched to the catalog and linked to their wgpu adapter.
 
+use hwfit_core::detect::{identify, GpuFacts};
 use hwfit_core::{DeviceCatalog, HardwareType};
 
 use crate::cpu::{CpuInfo, MemoryInfo};
@@ -35,6 +36,29 @@ fn device(
             Profile::Unprofiled
         },
         catalog_id,
+        resolved_from: None,
+        adapter,
+        benchmark: None,
+    }
+}
+
+/// A GPU identified by its name checked against its facts, or by its facts alone; one that no
+/// catalog device fits is built from them (never dropped).
+fn gpu(catalog: &DeviceCatalog, key: String, facts: &GpuFacts, adapter: Option<usize>) -> DetectedDevice {
+    let identified = identify(catalog, facts);
+    let profile = match (identified.device, facts.device()) {
+        (Some(_), _) => Profile::Catalog,
+        (None, Ok(_)) => Profile::Facts,
+        (None, Err(_)) => Profile::Unprofiled,
+    };
+    DetectedDevice {
+        key,
+        name: facts.name.clone(),
+        hardware_type: facts.hardware_type,
+        memory_mb: facts.memory_mb,
+        catalog_id: identified.device.map(|d| d.id.clone()),
+        resolved_from: identified.resolved_from,
+        profile,
         adapter,
         benchmark: None,
     }
@@ -66,12 +90,10 @@ pub(crate) fn list(
             .filter(|(_, a)| bus.is_some() && normalize_bus_id(&a.adapter.pci_bus_id) == bus)
             .min_by_key(|(_, a)| a.adapter.backend_rank())
             .map(|(i, _)| i);
-        out.push(device(
+        out.push(gpu(
             &catalog,
             format!("cuda:{}", g.index),
-            &g.name,
-            HardwareType::Cuda,
-            g.memory_total_mb,
+            &GpuFacts::nvidia(g),
             adapter,
         ));
     }
@@ -83,14 +105,8 @@ pub(crate) fn list(
         .map(|(i, _)| i)
         .collect();
     for g in &rocm.devices {
-        out.push(device(
-            &catalog,
-            format!("rocm:{}", g.index),
-            &g.name,
-            HardwareType::Rocm,
-            g.memory_total_mb.unwrap_or(0),
-            amd.get(g.index as usize).copied(),
-        ));
+        let adapter = amd.get(g.index as usize).copied();
+        out.push(gpu(&catalog, format!("rocm:{}", g.index), &GpuFacts::rocm(g), adapter));
     }
     if let (true, Some(name)) = (mps.available, &mps.name) {
         let adapter = gpus

@@ -64,6 +64,7 @@ fn gpu(nvml: &Nvml, index: u32) -> Option<NvidiaGpu> {
         },
         nvlink_active_links,
         power_limit_w: d.power_management_limit_default().ok().map(|mw| f64::from(mw) / 1e3),
+        cuda_cores: d.num_cores().ok().filter(|c| *c > 0),
     })
 }
 

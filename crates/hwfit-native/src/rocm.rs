@@ -69,6 +69,9 @@ pub fn detect_in(sys: &Path) -> RocmReport {
             memory_total_mb: read("mem_info_vram_total")
                 .and_then(|v| v.parse::<u64>().ok())
                 .map(|b| b >> 20),
+            max_clock_mhz: prop("max_engine_clk_fcompute")
+                .filter(|c| *c > 0)
+                .and_then(|c| u32::try_from(c).ok()),
         });
     }
     RocmReport {

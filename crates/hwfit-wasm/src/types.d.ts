@@ -1228,6 +1228,11 @@ export interface Recommendation {
 export interface ResolvedFrom {
     /** The other devices the rule chose among (the larger memory sizes of one product). */
     alternatives?: string[];
+    /**
+     * What detection measured that decided or checked the device (`power limit 700 W`,
+     * `bandwidth 4,814 GB/s from a 6,016-bit bus at 3,201 MHz`); empty for a name alone.
+     */
+    facts?: string[];
     /** The GPU cores the name states. */
     gpuCores?: number | null;
     /** The memory the name states, GB. */

@@ -29,17 +29,10 @@ impl ConfigModel {
     pub(super) fn entry(&self) -> Result<CatalogEntry, CoreError> {
         let value: serde_json::Value =
             serde_json::from_str(self.json).map_err(|e| CoreError::InvalidConfig(format!("{}: {e}", self.id)))?;
-        let model = HfConfig::deserialize_value(&value)?.to_model(Some(self.id))?;
+        let (components, max_positions) = HfConfig::deserialize_value(&value)?.spec_parts()?;
         let subfamily: Subfamily = self.subfamily.parse()?;
         let reference: &'static str = self.source;
-        Ok(CatalogEntry::new(
-            self.id,
-            subfamily,
-            model.spec.max_positions,
-            model.spec.components,
-            reference,
-        )
-        .aliases(self.aliases))
+        Ok(CatalogEntry::new(self.id, subfamily, max_positions, components, reference).aliases(self.aliases))
     }
 }
 

@@ -7,7 +7,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use super::{DetectedDevice, DetectionReport, InstalledRuntime, Profile};
+use super::{DetectedDevice, DetectionReport, GpuFacts, InstalledRuntime, Profile};
 use crate::perf::{PerfModel, Runtime, WorkloadClass};
 use crate::{
     calibrated_catalog_device, measured_device, Candidate, Device, DeviceCatalog, HardwareType, MeasuredIdentity,
@@ -33,7 +33,12 @@ pub struct DetectedCandidates {
 }
 
 /// The device a detected one is predicted on, or why there is none.
-fn profile_of(d: &DetectedDevice, catalog: &DeviceCatalog, calibrate: bool) -> Result<Device, String> {
+fn profile_of(
+    report: &DetectionReport,
+    d: &DetectedDevice,
+    catalog: &DeviceCatalog,
+    calibrate: bool,
+) -> Result<Device, String> {
     let identity = || MeasuredIdentity {
         id: format!("measured-{}", d.key.replace(':', "-")),
         name: d.name.clone(),
@@ -43,6 +48,7 @@ fn profile_of(d: &DetectedDevice, catalog: &DeviceCatalog, calibrate: bool) -> R
     };
     let measured = |m: &crate::Measurement| measured_device(identity(), m);
     let identified = d.catalog_id.as_ref().and_then(|id| catalog.by_id(id));
+    let from_facts = || GpuFacts::of_report(report, &d.key).map(|f| f.device());
     match (&d.catalog_id, &d.benchmark) {
         (_, Some(m)) if calibrate => Ok(
             match identified.and_then(|spec| Some((spec, spec_memory_share(spec)?))) {
@@ -56,8 +62,16 @@ fn profile_of(d: &DetectedDevice, catalog: &DeviceCatalog, calibrate: bool) -> R
             .by_id(id)
             .cloned()
             .ok_or_else(|| format!("catalog device '{id}' no longer exists (refresh the detection)")),
-        (None, Some(m)) => Ok(measured(m)),
-        (None, None) => Err(String::from("unknown to the catalog and not benchmarked")),
+        // A GPU the catalog cannot name is built from what detection read (peaks the fitted
+        // shares apply to), before its microbenchmark (a WGSL kernel far below a big GPU's peak).
+        (None, benchmark) => match (from_facts(), benchmark) {
+            (Some(Ok(device)), _) => Ok(device),
+            (_, Some(m)) => Ok(measured(m)),
+            (Some(Err(why)), None) => Err(format!(
+                "unknown to the catalog, not benchmarked, and its facts do not describe it: {why}"
+            )),
+            (None, None) => Err(String::from("unknown to the catalog and not benchmarked")),
+        },
     }
 }
 
@@ -111,7 +125,7 @@ pub fn candidates(report: &DetectionReport, catalog: &DeviceCatalog, calibrate: 
         skipped: Vec::new(),
     };
     for d in &report.devices {
-        match profile_of(d, catalog, calibrate) {
+        match profile_of(report, d, catalog, calibrate) {
             Ok(device) => {
                 let same = out
                     .candidates
@@ -122,7 +136,7 @@ pub fn candidates(report: &DetectionReport, catalog: &DeviceCatalog, calibrate: 
                     out.candidates.push(Candidate {
                         key: d.key.clone(),
                         device,
-                        resolved_from: None,
+                        resolved_from: d.resolved_from.clone(),
                         installed,
                     });
                 }
@@ -266,5 +280,58 @@ mod tests {
         assert!(gguf.notes.iter().all(|n| !n.starts_with("cuda:0")), "{:?}", gguf.notes);
         let named = ask(Precision::Bf16, Some(Runtime::TensorRt));
         assert_eq!(named.predictions["cuda:0"].prediction.runtime, Runtime::TensorRt);
+    }
+
+    /// A GPU whose name no catalog has is not dropped: the H200's recorded report with its name
+    /// replaced by one no catalog knows and its CUDA core count added (132 SMs × 128, the H200
+    /// datasheet; that hwfit version did not record it) is predicted on a device built from its
+    /// NVML facts, which says so, and selection with no device named recommends it.
+    #[test]
+    fn a_gpu_the_catalog_cannot_name_is_built_from_its_facts_and_selected() {
+        use crate::api::{Hwfit, SelectRequest};
+        let mut report: DetectionReport =
+            serde_json::from_str(include_str!("../../../hwfit-cli/tests/fixtures/detection_h200.json")).unwrap();
+        let gpu = &mut report.cuda.devices[0];
+        gpu.name = String::from("NVIDIA Hopper Engineering Sample");
+        gpu.cuda_cores = Some(132 * 128);
+        let cuda = report.devices.iter_mut().find(|d| d.key == "cuda:0").unwrap();
+        cuda.name = gpu.name.clone();
+        cuda.catalog_id = None;
+        cuda.benchmark = None;
+        cuda.profile = Profile::Facts;
+        let local = candidates(&report, &DeviceCatalog::bundled().unwrap(), false);
+        let built = &local
+            .candidates
+            .iter()
+            .find(|c| c.key == "cuda:0")
+            .expect("kept")
+            .device;
+        assert!(built.id.starts_with("detected-"), "{}", built.id);
+        assert!(
+            built
+                .source
+                .starts_with("built from the detected facts (NVML: memory 140.4 GiB, power limit 700 W"),
+            "{}",
+            built.source
+        );
+        let hwfit = Hwfit::bundled().unwrap();
+        let req = SelectRequest {
+            model_name: String::from("meta-llama/Meta-Llama-3-8B"),
+            ..SelectRequest::default()
+        };
+        let selection = hwfit.select(&req, &local.candidates).unwrap();
+        assert_eq!(
+            selection.primary_recommendation.as_deref(),
+            Some("cuda:0"),
+            "{selection:?}"
+        );
+        // Without its core count the GPU cannot be built; unbenchmarked, it is skipped with the reason.
+        report.cuda.devices[0].cuda_cores = None;
+        let without = candidates(&report, &DeviceCatalog::bundled().unwrap(), false);
+        assert!(
+            without.skipped.iter().any(|s| s.contains("a shader count and clock")),
+            "{:?}",
+            without.skipped
+        );
     }
 }

@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 use crate::{AvailableHardware, HardwareType, Measurement};
 
 mod candidates;
+mod facts;
 pub use candidates::{candidates, DetectedCandidates};
+pub use facts::{identify, GpuFacts, Identified, FACTS_RULE};
 
 /// One CPU cache level.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -93,6 +95,9 @@ pub struct NvidiaGpu {
     pub nvlink_active_links: u32,
     /// Default power limit, W.
     pub power_limit_w: Option<f64>,
+    /// CUDA cores (NVML's core count; SMs × cores per SM).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cuda_cores: Option<u32>,
 }
 
 /// What NVML said.
@@ -132,6 +137,9 @@ pub struct RocmGpu {
     pub compute_units: Option<u32>,
     /// VRAM, MiB.
     pub memory_total_mb: Option<u64>,
+    /// Maximum compute clock, MHz (KFD's `max_engine_clk_fcompute`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_clock_mhz: Option<u32>,
 }
 
 /// What sysfs said.
@@ -290,7 +298,11 @@ pub enum Profile {
     Catalog,
     /// Unknown to the catalog: its measured figures are used.
     Measured,
-    /// Unknown to the catalog and not benchmarked yet (`--benchmark` measures it).
+    /// Unknown to the catalog (or its name undecided): built from the detected facts (units ×
+    /// clock, bus width × memory clock).
+    Facts,
+    /// Unknown to the catalog, without the facts to build it, and not benchmarked yet
+    /// (`--benchmark` measures it).
     Unprofiled,
 }
 
@@ -310,6 +322,9 @@ pub struct DetectedDevice {
     /// The catalog device it is, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub catalog_id: Option<String>,
+    /// How its name (and facts) were read into the catalog device.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolved_from: Option<crate::ResolvedFrom>,
     /// How predictions treat it.
     pub profile: Profile,
     /// Index into `gpus` of the wgpu adapter that is this device, when there is one.

@@ -4,6 +4,7 @@
 
 pub mod database;
 mod derive;
+pub(crate) use derive::{matrix_rates, rule_for, UnitFacts};
 mod resolve;
 mod spec;
 
@@ -224,6 +225,10 @@ pub struct ResolvedFrom {
     /// The other devices the rule chose among (the larger memory sizes of one product).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub alternatives: Vec<String>,
+    /// What detection measured that decided or checked the device (`power limit 700 W`,
+    /// `bandwidth 4,814 GB/s from a 6,016-bit bus at 3,201 MHz`); empty for a name alone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub facts: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -399,6 +404,26 @@ impl DeviceCatalog {
         resolve::resolution(&self.devices, &self.index, name)
     }
 
+    /// [`Self::resolution`] with the rule that decided and how the name was read, for detection's
+    /// facts to check or decide.
+    pub(crate) fn resolution_read(&self, name: &str) -> (Resolution<'_>, Option<ResolvedFrom>) {
+        let (resolution, rule) = resolve::resolution_by_rule(&self.devices, &self.index, name);
+        let read = resolved_from_of(name, &resolution, rule);
+        (resolution, read)
+    }
+
+    /// The devices one of whose names holds every identifying token of `name` (at most `limit`):
+    /// what a name could be before the rules narrow it.
+    pub(crate) fn holding_tokens(&self, name: &str, limit: usize) -> Vec<&Device> {
+        let tokens = resolve::read(name).tokens;
+        self.index
+            .devices_with_all(&tokens)
+            .into_iter()
+            .take(limit)
+            .filter_map(|i| self.devices.get(i))
+            .collect()
+    }
+
     /// Resolves a device name of a measurement table: the curated devices' `measured_as` names
     /// first, then [`Self::resolve`].
     pub fn resolve_measured(&self, name: &str) -> Result<&Device, CoreError> {
@@ -446,6 +471,11 @@ fn memory_options_of(resolution: &Resolution<'_>) -> Vec<f64> {
     }
 }
 
+/// How a name is read into identifying tokens and the constraints it states.
+pub(crate) fn read_name(name: &str) -> resolve::NameFacts {
+    resolve::read(name)
+}
+
 /// How `name` was read into `resolution` by `rule` (see [`DeviceCatalog::resolved_from`]).
 fn resolved_from_of(name: &str, resolution: &Resolution<'_>, rule: resolve::Rule) -> Option<ResolvedFrom> {
     let alternatives = match resolution {
@@ -463,6 +493,7 @@ fn resolved_from_of(name: &str, resolution: &Resolution<'_>, rule: resolve::Rule
         gpu_cores: read.as_ref().and_then(|r| r.gpu_cores),
         vendor: read.as_ref().and_then(|r| r.vendor).map(String::from),
         alternatives,
+        facts: Vec::new(),
     })
 }
 

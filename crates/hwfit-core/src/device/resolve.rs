@@ -531,7 +531,7 @@ impl Index {
     }
 
     /// The devices (positions, ascending) whose names, together, hold every token.
-    fn devices_with_all(&self, tokens: &[String]) -> Vec<usize> {
+    pub(crate) fn devices_with_all(&self, tokens: &[String]) -> Vec<usize> {
         let Some((first, rest)) = tokens.split_first() else {
             return Vec::new();
         };
