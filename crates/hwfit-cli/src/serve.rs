@@ -64,6 +64,7 @@ pub fn run(args: &ServeArgs) -> Result<()> {
     } else {
         addr
     };
+    let hwfit = std::mem::ManuallyDrop::into_inner(hwfit);
     runtime.block_on(hwfit_server::serve(&addr, hwfit, host, database, &options, |bound| {
         output::text(&format!("hwfit serve: listening on http://{bound}"));
     }))?;

@@ -50,11 +50,9 @@ pub fn run(args: &ClassifyArgs) -> Result<()> {
     };
     let mut hwfit = model_input::hwfit(None)?;
     if let Some(path) = &args.families {
-        hwfit = hwfit.with_classifier(model_input::parse_file(
-            path,
-            "family definitions file",
-            Classifier::with_custom_definitions,
-        )?);
+        hwfit = std::mem::ManuallyDrop::new(std::mem::ManuallyDrop::into_inner(hwfit).with_classifier(
+            model_input::parse_file(path, "family definitions file", Classifier::with_custom_definitions)?,
+        ));
     }
     let mut db = args.model_db.as_deref().map(ModelDb::open).transpose()?;
     let cached = db.as_ref().and_then(|db| db.get(&req.model_name));

@@ -38,7 +38,7 @@ pub fn matrix(args: &MatrixArgs) -> Result<()> {
         mode: args.mode,
         sequence_length: args.seq_length,
     };
-    let m = detection::ask(&model_input::hwfit(None)?, &request, &args.detection)?;
+    let m = detection::ask(&*model_input::hwfit(None)?, &request, &args.detection)?;
     if let Some(dir) = &args.visualize {
         write_charts(&m, dir)?;
     }
@@ -117,7 +117,7 @@ pub fn map(args: &MapArgs) -> Result<()> {
         device_spec,
     };
     let map = detection::ask(
-        &model_input::hwfit(args.config.config.as_deref())?,
+        &*model_input::hwfit(args.config.config.as_deref())?,
         &request,
         &args.detection,
     )?;

@@ -417,6 +417,7 @@ impl DeviceCatalog {
     pub(crate) fn holding_tokens(&self, name: &str, limit: usize) -> Vec<&Device> {
         let tokens = resolve::read(name).tokens;
         self.index
+            .words(&self.devices)
             .devices_with_all(&tokens)
             .into_iter()
             .take(limit)

@@ -9,8 +9,11 @@
 //! name did not state (`A100 80GB`: PCIe or SXM4?) — is an error listing the candidates: a wrong
 //! match is worse than none.
 
+use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
+
+use once_cell::race::OnceBox;
 
 use super::Device;
 use crate::text::{edit_distance, normalize_key};
@@ -420,19 +423,48 @@ pub(crate) fn read(name: &str) -> NameFacts {
 /// A device's names, read once.
 #[derive(Debug, Clone)]
 pub(crate) struct DeviceKeys {
-    exact: Vec<String>,
     names: Vec<NameFacts>,
     gpu_cores: Option<u32>,
 }
 
-/// The resolution index of a device list: each device's names read once, and two sorted lookup
-/// tables so a name is resolved by binary search among the few devices that hold its tokens rather
-/// than by reading all ~2,000. The tables point into the names instead of copying them.
-#[derive(Debug, Clone, Default)]
+/// The resolution index of a device list. The exact-name table (a sorted list of every normalized
+/// name) is built at once, as most names people type are exact; the word tables — each device's
+/// names read into tokens, and the devices holding each token, so a name is resolved by binary search
+/// among the few devices that hold its tokens rather than by reading all ~2,000 — are built the first
+/// time a name is not exact (a CLI call that names an exact device never reads them).
+#[derive(Default)]
 pub(crate) struct Index {
+    /// (normalized name, device position), sorted by name then position.
+    exact: Vec<(String, u32)>,
+    words: OnceBox<WordIndex>,
+}
+
+impl Clone for Index {
+    fn clone(&self) -> Self {
+        let words = OnceBox::new();
+        if let Some(built) = self.words.get() {
+            let _ = words.set(Box::new(built.clone()));
+        }
+        Self {
+            exact: self.exact.clone(),
+            words,
+        }
+    }
+}
+
+impl core::fmt::Debug for Index {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Index")
+            .field("exact", &self.exact.len())
+            .field("words_built", &self.words.get().is_some())
+            .finish()
+    }
+}
+
+/// The word tables of an [`Index`].
+#[derive(Debug, Clone, Default)]
+pub(crate) struct WordIndex {
     keys: Vec<DeviceKeys>,
-    /// (device position, name position in its `exact`), sorted by that normalized name.
-    exact: Vec<(u32, u32)>,
     /// Every token of every name, sorted and deduplicated.
     tokens: Vec<String>,
     /// Where each token's devices start in `devices` (one more entry than `tokens`).
@@ -458,29 +490,52 @@ fn without_gpu_name(name: &str) -> Option<&str> {
     GPU_BRANDS.iter().any(|b| inner.starts_with(b)).then(|| &name[..open])
 }
 
+fn position(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
+}
+
 impl Index {
-    /// Reads every device's names.
+    /// The exact-name table of `devices`; the word tables wait for [`Self::words`].
     pub(crate) fn build(devices: &[Device]) -> Self {
+        let mut exact: Vec<(String, u32)> = devices
+            .iter()
+            .enumerate()
+            .flat_map(|(i, d)| names(d).map(move |n| (normalize_key(n), position(i))))
+            .collect();
+        exact.sort_unstable();
+        Self {
+            exact,
+            words: OnceBox::new(),
+        }
+    }
+
+    /// The first device (in list order) one of whose names normalizes to `key`.
+    fn exact(&self, key: &str) -> Option<usize> {
+        let at = self.exact.partition_point(|(name, _)| name.as_str() < key);
+        let (name, device) = self.exact.get(at)?;
+        (name == key).then_some(*device as usize)
+    }
+
+    /// The word tables of `devices` (the list this index was built from), read on first use.
+    pub(crate) fn words(&self, devices: &[Device]) -> &WordIndex {
+        self.words.get_or_init(|| Box::new(WordIndex::build(devices)))
+    }
+}
+
+impl WordIndex {
+    /// Reads every device's names.
+    fn build(devices: &[Device]) -> Self {
         let keys: Vec<DeviceKeys> = devices
             .iter()
             .map(|d| {
                 let read_names: Vec<NameFacts> = names(d).map(read).collect();
                 let gpu_cores = d.gpu_cores.or_else(|| read_names.get(1).and_then(|n| n.gpu_cores));
                 DeviceKeys {
-                    exact: names(d).map(normalize_key).collect(),
                     names: read_names,
                     gpu_cores,
                 }
             })
             .collect();
-        let position = |i: usize| u32::try_from(i).unwrap_or(u32::MAX);
-        let mut exact: Vec<(u32, u32)> = keys
-            .iter()
-            .enumerate()
-            .flat_map(|(i, k)| (0..k.exact.len()).map(move |n| (position(i), position(n))))
-            .collect();
-        let name_of = |&(d, n): &(u32, u32)| keys[d as usize].exact[n as usize].as_str();
-        exact.sort_unstable_by(|a, b| name_of(a).cmp(name_of(b)).then(a.cmp(b)));
         let mut postings: Vec<(&str, u32)> = keys
             .iter()
             .enumerate()
@@ -504,19 +559,10 @@ impl Index {
         let devices = postings.iter().map(|(_, d)| *d).collect();
         Self {
             keys,
-            exact,
             tokens,
             starts,
             devices,
         }
-    }
-
-    /// The first device (in list order) one of whose names normalizes to `key`.
-    fn exact(&self, key: &str) -> Option<usize> {
-        let name_of = |&(d, n): &(u32, u32)| self.keys[d as usize].exact[n as usize].as_str();
-        let at = self.exact.partition_point(|e| name_of(e) < key);
-        let found = self.exact.get(at)?;
-        (name_of(found) == key).then_some(found.0 as usize)
     }
 
     /// The devices (positions, ascending) whose names hold `token`.
@@ -702,10 +748,11 @@ pub(crate) fn resolution_by_rule<'a>(devices: &'a [Device], index: &Index, name:
         .iter()
         .enumerate()
         .any(|(i, t)| t.chars().all(|c| c.is_ascii_digit()) && wanted.tokens[..i].contains(t));
-    let mut scored: Vec<(usize, &Device, &DeviceKeys)> = index
+    let words = index.words(devices);
+    let mut scored: Vec<(usize, &Device, &DeviceKeys)> = words
         .devices_with_all(&wanted.tokens)
         .into_iter()
-        .filter_map(|i| Some((devices.get(i)?, index.keys.get(i)?)))
+        .filter_map(|i| Some((devices.get(i)?, words.keys.get(i)?)))
         .filter_map(|(d, k)| score(d, k, &wanted).map(|s| (s, d, k)))
         .collect();
     scored.sort_by_key(|(s, _, _)| *s);
@@ -843,28 +890,25 @@ fn released_before(a: Option<&str>, b: Option<&str>) -> bool {
     }
 }
 
-/// An unknown name, with the three closest device names (by their normalized keys, read once in
+/// An unknown name, with the three closest device names (by their normalized names, read once in
 /// the index).
 fn unknown(devices: &[Device], index: &Index, name: &str) -> CoreError {
     let key = normalize_key(name);
+    let mut best = alloc::vec![usize::MAX; devices.len()];
+    for (k, device) in &index.exact {
+        let distance = if !key.is_empty() && (k.contains(&key) || key.contains(k.as_str())) {
+            0
+        } else {
+            edit_distance(&key, k)
+        };
+        if let Some(b) = best.get_mut(*device as usize) {
+            *b = (*b).min(distance);
+        }
+    }
     let mut scored: Vec<(usize, &str)> = devices
         .iter()
-        .zip(&index.keys)
-        .map(|(d, keys)| {
-            let best = keys
-                .exact
-                .iter()
-                .map(|k| {
-                    if !key.is_empty() && (k.contains(&key) || key.contains(k.as_str())) {
-                        0
-                    } else {
-                        edit_distance(&key, k)
-                    }
-                })
-                .min()
-                .unwrap_or(usize::MAX);
-            (best, d.name.as_str())
-        })
+        .zip(best)
+        .map(|(d, best)| (best, d.name.as_str()))
         .collect();
     scored.sort_by_key(|(d, _)| *d);
     let suggestions: Vec<&str> = scored.iter().take(3).map(|(_, n)| *n).collect();
