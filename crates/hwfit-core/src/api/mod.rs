@@ -72,7 +72,13 @@ impl Hwfit {
     /// The built-in knowledge with the bundled device database (~2,000 GPUs and SoCs) added.
     #[cfg(feature = "device-db")]
     pub fn bundled() -> Result<Self, CoreError> {
-        Self::builtin()?.with_device_database(crate::device::DATABASE_CSV)
+        Ok(Self {
+            catalog: Catalog::builtin(),
+            devices: DeviceCatalog::bundled()?,
+            classifier: Classifier::try_builtin()?,
+            perf: PerfModel::builtin()?,
+            selection: SelectionConfig::default(),
+        })
     }
 
     /// The same knowledge with a device database added (the text of `device_db.csv`; curated

@@ -12,6 +12,8 @@ pub use spec::{DeviceSpec, SpecRates};
 
 pub(crate) use resolve::Resolution;
 
+use once_cell::race::OnceBox;
+
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
@@ -243,12 +245,47 @@ struct DeviceFile {
 #[cfg(any(test, feature = "device-db"))]
 pub const DATABASE_CSV: &str = include_str!("../../data/device_db.csv");
 
+/// The rows of [`DATABASE_CSV`] that add to curated devices (header included), extracted at build
+/// time so the bundled catalog merges them without reading the rest.
+#[cfg(any(test, feature = "device-db"))]
+const CURATED_ROWS_CSV: &str = include_str!(concat!(env!("OUT_DIR"), "/device_db_curated.csv"));
+
 /// The device catalog: the curated devices, optionally followed by the device database's.
 #[derive(Debug, Clone)]
 pub struct DeviceCatalog {
-    devices: Vec<Device>,
-    curated: usize,
-    index: resolve::Index,
+    /// The curated devices, with what a database row of the same hardware adds to them.
+    curated: Vec<Device>,
+    /// The curated devices' index: an exact name is answered from it without the database.
+    curated_index: resolve::Index,
+    /// The curated devices followed by the database's, with their index, once a database is added.
+    database: Option<Database>,
+}
+
+/// The full device list of a catalog with a database: read at once ([`DeviceCatalog::with_database`])
+/// or on first use (the bundled database: most questions name a device exactly, and reading ~2,000
+/// rows took most of a CLI answer).
+struct Database {
+    /// The compiled-in database text, for a list not read yet.
+    text: &'static str,
+    full: OnceBox<(Vec<Device>, resolve::Index)>,
+}
+
+impl Clone for Database {
+    fn clone(&self) -> Self {
+        let full = OnceBox::new();
+        if let Some(read) = self.full.get() {
+            let _ = full.set(alloc::boxed::Box::new(read.clone()));
+        }
+        Self { text: self.text, full }
+    }
+}
+
+impl core::fmt::Debug for Database {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Database")
+            .field("read", &self.full.get().map(|(devices, _)| devices.len()))
+            .finish()
+    }
 }
 
 impl DeviceCatalog {
@@ -259,11 +296,11 @@ impl DeviceCatalog {
             file: "crates/hwfit-core/data/devices.json",
             message: alloc::format!("{e}"),
         })?;
-        let devices = file.devices;
+        let curated = file.devices;
         Ok(Self {
-            curated: devices.len(),
-            index: resolve::Index::build(&devices),
-            devices,
+            curated_index: resolve::Index::build(&curated),
+            curated,
+            database: None,
         })
     }
 
@@ -277,73 +314,134 @@ impl DeviceCatalog {
         Self::try_builtin().unwrap_or_else(|e| panic!("{e}"))
     }
 
-    /// The curated catalog plus the bundled device database (native builds with `device-db`).
+    /// The curated catalog plus the bundled device database (native builds with `device-db`). The
+    /// rows that add to curated devices are read at once (a build-time extract); the others when a
+    /// question first needs them — a name that is not a curated device's exact name, or the list.
+    ///
+    /// # Panics
+    /// On first use of the list, if the compiled-in database does not parse (a test reads it).
     #[cfg(feature = "device-db")]
     pub fn bundled() -> Result<Self, CoreError> {
-        Self::builtin().with_database(DATABASE_CSV)
+        let mut catalog = Self::builtin();
+        catalog.merge(database::parse(CURATED_ROWS_CSV)?)?;
+        catalog.curated_index = resolve::Index::build(&catalog.curated);
+        catalog.database = Some(Database {
+            text: DATABASE_CSV,
+            full: OnceBox::new(),
+        });
+        Ok(catalog)
     }
 
-    /// This catalog extended with a device database (the text of `device_db.csv`). Curated devices
-    /// stay authoritative: a database row for the same hardware only adds its name as an alias.
+    /// This catalog extended with a device database (the text of `device_db.csv`), read now.
+    /// Curated devices stay authoritative: a database row for the same hardware only adds its name
+    /// as an alias (and its memory options, architecture, GPU cores and release date).
     pub fn with_database(mut self, text: &str) -> Result<Self, CoreError> {
-        self.devices.truncate(self.curated);
-        for entry in database::parse(text)? {
-            match entry.curated_id {
-                Some(id) => {
-                    let curated = self.devices[..self.curated].iter_mut().find(|d| d.id == id);
-                    let curated = curated.ok_or_else(|| {
-                        CoreError::InvalidMeasurements(alloc::format!(
-                            "device database: {} names curated device '{id}', which does not exist",
-                            entry.device.name
-                        ))
-                    })?;
-                    let row = entry.device;
-                    if curated.memory_options_gb.is_empty() {
-                        curated.memory_options_gb = row.memory_options_gb;
-                    }
-                    curated.architecture = curated.architecture.take().or(row.architecture);
-                    curated.gpu_cores = curated.gpu_cores.or(row.gpu_cores);
-                    curated.released = curated.released.take().or(row.released);
-                    if !curated.aliases.contains(&row.name) && curated.name != row.name {
-                        curated.aliases.push(row.name);
-                    }
-                }
-                None => self.devices.push(entry.device),
+        let rest = self.merge(database::parse(text)?)?;
+        self.curated_index = resolve::Index::build(&self.curated);
+        let full = OnceBox::new();
+        let _ = full.set(alloc::boxed::Box::new(Self::full_list(&self.curated, rest)));
+        self.database = Some(Database { text: "", full });
+        Ok(self)
+    }
+
+    /// Adds the rows of curated hardware to the curated devices; returns the other rows' devices.
+    fn merge(&mut self, entries: Vec<database::DatabaseEntry>) -> Result<Vec<Device>, CoreError> {
+        let mut rest = Vec::new();
+        for entry in entries {
+            let Some(id) = entry.curated_id else {
+                rest.push(entry.device);
+                continue;
+            };
+            let curated = self.curated.iter_mut().find(|d| d.id == id).ok_or_else(|| {
+                CoreError::InvalidMeasurements(alloc::format!(
+                    "device database: {} names curated device '{id}', which does not exist",
+                    entry.device.name
+                ))
+            })?;
+            let row = entry.device;
+            if curated.memory_options_gb.is_empty() {
+                curated.memory_options_gb = row.memory_options_gb;
+            }
+            curated.architecture = curated.architecture.take().or(row.architecture);
+            curated.gpu_cores = curated.gpu_cores.or(row.gpu_cores);
+            curated.released = curated.released.take().or(row.released);
+            if !curated.aliases.contains(&row.name) && curated.name != row.name {
+                curated.aliases.push(row.name);
             }
         }
-        self.index = resolve::Index::build(&self.devices);
-        Ok(self)
+        Ok(rest)
+    }
+
+    /// The curated devices followed by `rest`, and their index.
+    fn full_list(curated: &[Device], rest: Vec<Device>) -> (Vec<Device>, resolve::Index) {
+        let mut devices = curated.to_vec();
+        devices.extend(rest);
+        let index = resolve::Index::build(&devices);
+        (devices, index)
+    }
+
+    /// Every device and the index, the database's read if it was not yet.
+    fn full(&self) -> (&[Device], &resolve::Index) {
+        match &self.database {
+            None => (&self.curated, &self.curated_index),
+            Some(db) => {
+                let (devices, index) = db.full.get_or_init(|| {
+                    let entries =
+                        database::parse(db.text).unwrap_or_else(|e| panic!("the bundled device database: {e}"));
+                    let rest = entries
+                        .into_iter()
+                        .filter(|e| e.curated_id.is_none())
+                        .map(|e| e.device)
+                        .collect();
+                    alloc::boxed::Box::new(Self::full_list(&self.curated, rest))
+                });
+                (devices, index)
+            }
+        }
+    }
+
+    /// The devices and index to resolve `name` in: the curated ones where it is a curated device's
+    /// exact name (the full list would answer the same: curated devices come first), else all.
+    fn for_name(&self, name: &str) -> (&[Device], &resolve::Index) {
+        if self.curated_index.has_exact(&crate::text::normalize_key(name)) {
+            (&self.curated, &self.curated_index)
+        } else {
+            self.full()
+        }
     }
 
     /// All devices.
     #[must_use]
     pub fn devices(&self) -> &[Device] {
-        &self.devices
+        self.full().0
     }
 
     /// The curated devices (sourced by hand, measured against); the database's follow them.
     #[must_use]
     pub fn curated(&self) -> &[Device] {
-        &self.devices[..self.curated]
+        &self.curated
     }
 
     /// Whether a device database has been added.
     #[must_use]
     pub fn has_database(&self) -> bool {
-        self.devices.len() > self.curated
+        self.database.is_some()
     }
 
     /// The device with this id.
     #[must_use]
     pub fn by_id(&self, id: &str) -> Option<&Device> {
-        self.devices.iter().find(|d| d.id == id)
+        self.curated
+            .iter()
+            .find(|d| d.id == id)
+            .or_else(|| self.devices().iter().find(|d| d.id == id))
     }
 
     /// The device that stands for a hardware type when no concrete device is named: the catalog
     /// entry whose alias is the type's name (`cuda` → A100 SXM4 80GB, `rocm` → MI300X, `mps` → M2 Max,
     /// `cpu` → the generic CPU class, `webgpu` → the discrete-GPU class, `wasm`, `openvino` → Arc B580).
     pub fn reference(&self, hardware: HardwareType) -> Result<&Device, CoreError> {
-        self.devices
+        self.curated
             .iter()
             .find(|d| d.hardware_type == hardware && d.aliases.iter().any(|a| a == hardware.as_str()))
             .ok_or(CoreError::NoReferenceDevice {
@@ -354,7 +452,8 @@ impl DeviceCatalog {
     /// Resolves a device name; an unknown or ambiguous name is an error listing the candidates.
     pub fn resolve(&self, name: &str) -> Result<&Device, CoreError> {
         crate::text::check_name_length("device name", name)?;
-        resolve::resolve(&self.devices, &self.index, name)
+        let (devices, index) = self.for_name(name);
+        resolve::resolve(devices, index, name)
     }
 
     /// A named device as one resolution reads it: the device (as [`Self::resolve`] gives it), how
@@ -362,7 +461,8 @@ impl DeviceCatalog {
     /// carries, from a single pass over the catalog.
     pub fn named(&self, name: &str) -> Result<Named<'_>, CoreError> {
         crate::text::check_name_length("device name", name)?;
-        let (resolution, rule) = resolve::resolution_by_rule(&self.devices, &self.index, name);
+        let (devices, index) = self.for_name(name);
+        let (resolution, rule) = resolve::resolution_by_rule(devices, index, name);
         let device = match &resolution {
             Resolution::Unique(d) => Some(*d),
             Resolution::MemoryVariants(variants) => variants.first().copied(),
@@ -395,19 +495,22 @@ impl DeviceCatalog {
     /// from it, and the devices chosen among (`resolved_from` in answers).
     #[must_use]
     pub fn resolved_from(&self, name: &str) -> Option<ResolvedFrom> {
-        let (resolution, rule) = resolve::resolution_by_rule(&self.devices, &self.index, name);
+        let (devices, index) = self.for_name(name);
+        let (resolution, rule) = resolve::resolution_by_rule(devices, index, name);
         resolved_from_of(name, &resolution, rule)
     }
 
     /// Resolves a device name, keeping the candidates of an ambiguous one.
     pub(crate) fn resolution(&self, name: &str) -> Resolution<'_> {
-        resolve::resolution(&self.devices, &self.index, name)
+        let (devices, index) = self.for_name(name);
+        resolve::resolution(devices, index, name)
     }
 
     /// [`Self::resolution`] with the rule that decided and how the name was read, for detection's
     /// facts to check or decide.
     pub(crate) fn resolution_read(&self, name: &str) -> (Resolution<'_>, Option<ResolvedFrom>) {
-        let (resolution, rule) = resolve::resolution_by_rule(&self.devices, &self.index, name);
+        let (devices, index) = self.for_name(name);
+        let (resolution, rule) = resolve::resolution_by_rule(devices, index, name);
         let read = resolved_from_of(name, &resolution, rule);
         (resolution, read)
     }
@@ -416,12 +519,13 @@ impl DeviceCatalog {
     /// what a name could be before the rules narrow it.
     pub(crate) fn holding_tokens(&self, name: &str, limit: usize) -> Vec<&Device> {
         let tokens = resolve::read(name).tokens;
-        self.index
-            .words(&self.devices)
+        let (devices, index) = self.full();
+        index
+            .words(devices)
             .devices_with_all(&tokens)
             .into_iter()
             .take(limit)
-            .filter_map(|i| self.devices.get(i))
+            .filter_map(|i| devices.get(i))
             .collect()
     }
 

@@ -516,6 +516,11 @@ impl Index {
         (name == key).then_some(*device as usize)
     }
 
+    /// Whether one of the names normalizes to `key`.
+    pub(crate) fn has_exact(&self, key: &str) -> bool {
+        self.exact(key).is_some()
+    }
+
     /// The word tables of `devices` (the list this index was built from), read on first use.
     pub(crate) fn words(&self, devices: &[Device]) -> &WordIndex {
         self.words.get_or_init(|| Box::new(WordIndex::build(devices)))
