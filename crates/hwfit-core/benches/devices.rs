@@ -1,5 +1,5 @@
 //! The device database's costs: parsing it (what the npm package does once on load), resolving a
-//! name against ~2,000 devices, refusing an unknown one (with suggestions), identifying a browser's GPU.
+//! name against ~3,600 devices, refusing an unknown one (with suggestions), identifying a browser's GPU.
 //! Run: `cargo bench -p hwfit-core --features device-db --bench devices`.
 
 // criterion_group! generates an undocumented public function.
@@ -16,8 +16,20 @@ fn bench(c: &mut Criterion) {
     c.bench_function("parse the device database's rows (derive rates)", |b| {
         b.iter(|| hwfit_core::device::database::parse(black_box(DATABASE_CSV)).unwrap());
     });
-    c.bench_function("load the device database (curated + 2,000 rows, index)", |b| {
+    c.bench_function("load the device database (curated + 3,600 rows, index)", |b| {
         b.iter(|| DeviceCatalog::builtin().with_database(black_box(DATABASE_CSV)).unwrap());
+    });
+    c.bench_function("bundled catalog, an exact curated name (the database not read)", |b| {
+        b.iter(|| {
+            let catalog = DeviceCatalog::bundled().unwrap();
+            catalog.resolve(black_box("NVIDIA GeForce RTX 4090")).unwrap().id.len()
+        });
+    });
+    c.bench_function("bundled catalog, a name that needs the database (read on first use)", |b| {
+        b.iter(|| {
+            let catalog = DeviceCatalog::bundled().unwrap();
+            catalog.resolve(black_box("rtx3080ti")).unwrap().id.len()
+        });
     });
     let catalog = DeviceCatalog::bundled().unwrap();
     c.bench_function("resolve 'rtx3080ti' in the database", |b| {

@@ -32,9 +32,10 @@ struct Columns {
     index: Vec<usize>,
 }
 
-const NAMES: [&str; 27] = [
+const NAMES: [&str; 28] = [
     "id",
     "name",
+    "aliases",
     "vendor",
     "kind",
     "architecture",
@@ -155,7 +156,8 @@ fn class(vendor: &str, kind: &str, name: &str) -> &'static str {
     let has = |words: &[&str]| words.iter().any(|w| contains_short(name, w));
     match kind {
         "cpu" if has(&["Raspberry"]) => "edge",
-        "cpu" => "server_cpu",
+        "cpu" if has(&["EPYC", "Xeon", "Threadripper", "Opteron", "Graviton", "Altra", "Grace"]) => "server_cpu",
+        "cpu" => "desktop_cpu",
         "soc" if vendor == "Apple" => "apple_soc",
         "soc" if vendor == "NVIDIA" => "edge",
         "soc" => "mobile_soc",
@@ -298,7 +300,12 @@ fn entry(row: &Row<'_>) -> Result<Option<DatabaseEntry>, CoreError> {
             memory_bandwidth_gbs,
             tdp_w: row.number(const { col("tdp_w") })?,
             dense_tflops,
-            aliases: Vec::new(),
+            aliases: row
+                .text(const { col("aliases") })
+                .split('|')
+                .filter(|a| !a.is_empty())
+                .map(String::from)
+                .collect(),
             source: row.text(const { col("source") }).to_string(),
             source_url: row.text(const { col("source_url") }).to_string(),
             notes: (!notes.is_empty()).then(|| notes.join("; ")),

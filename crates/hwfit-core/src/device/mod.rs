@@ -283,8 +283,9 @@ impl Clone for Database {
 impl core::fmt::Debug for Database {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Database")
+            .field("text_bytes", &self.text.len())
             .field("read", &self.full.get().map(|(devices, _)| devices.len()))
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
@@ -365,8 +366,10 @@ impl DeviceCatalog {
             curated.architecture = curated.architecture.take().or(row.architecture);
             curated.gpu_cores = curated.gpu_cores.or(row.gpu_cores);
             curated.released = curated.released.take().or(row.released);
-            if !curated.aliases.contains(&row.name) && curated.name != row.name {
-                curated.aliases.push(row.name);
+            for alias in core::iter::once(row.name).chain(row.aliases) {
+                if !curated.aliases.contains(&alias) && curated.name != alias {
+                    curated.aliases.push(alias);
+                }
             }
         }
         Ok(rest)

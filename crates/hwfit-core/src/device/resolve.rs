@@ -286,7 +286,15 @@ fn raw_words(name: &str) -> Vec<String> {
         if b.is_ascii_alphanumeric() || decimal {
             word.push(char::from(b.to_ascii_lowercase()));
         } else if !word.is_empty() {
-            words.push(core::mem::take(&mut word));
+            // A bare count in parentheses (neofetch's `Intel i5-8600T (6) @ 3.700GHz`: six cores)
+            // names nothing.
+            let counted = b == b')'
+                && word.bytes().all(|c| c.is_ascii_digit())
+                && i.checked_sub(word.len() + 1).and_then(|o| bytes.get(o)) == Some(&b'(');
+            let taken = core::mem::take(&mut word);
+            if !counted {
+                words.push(taken);
+            }
         }
     }
     if !word.is_empty() {
@@ -380,6 +388,20 @@ pub(crate) fn read(name: &str) -> NameFacts {
         // PCI ids (`0x9a49`) and ROCm targets (`gfx1030`) printed beside a product name.
         if w.starts_with("0x") || (w.starts_with("gfx") && w.len() > 3 && w.as_bytes()[3].is_ascii_digit()) {
             i += 1;
+            continue;
+        }
+        // Sockets before a CPU's name (`Dual AMD EPYC 9654 96-Core Processor`).
+        if w == "dual" && next.is_some_and(|n| VENDOR_WORDS.iter().any(|(word, _)| *word == n)) {
+            i += 1;
+            continue;
+        }
+        // A CPU generation as brand strings print it (`12th Gen Intel(R) Core(TM) i7-12700`).
+        if next == Some("gen")
+            && w.len() > 2
+            && ["st", "nd", "rd", "th"].iter().any(|x| w.ends_with(x))
+            && number(&w[..w.len() - 2]).is_some()
+        {
+            i += 2;
             continue;
         }
         if w == "macbook" && next == Some("pro") {
@@ -747,12 +769,13 @@ pub(crate) fn resolution_by_rule<'a>(devices: &'a [Device], index: &Index, name:
     if wanted.tokens.iter().all(|t| FREE.contains(&t.as_str())) {
         return (Resolution::Unknown, Rule::Undecided);
     }
-    // A name that repeats a model number lists alternatives (`MI250X/MI250`, `RX 6800/6800 XT`).
+    // A name that repeats a model number lists alternatives (`MI250X/MI250`, `RX 6800/6800 XT`);
+    // a single digit repeated is a CPU's tier and suffix (`i7-1185G7`).
     let repeats = wanted
         .tokens
         .iter()
         .enumerate()
-        .any(|(i, t)| t.chars().all(|c| c.is_ascii_digit()) && wanted.tokens[..i].contains(t));
+        .any(|(i, t)| t.len() > 1 && t.chars().all(|c| c.is_ascii_digit()) && wanted.tokens[..i].contains(t));
     let words = index.words(devices);
     let mut scored: Vec<(usize, &Device, &DeviceKeys)> = words
         .devices_with_all(&wanted.tokens)
