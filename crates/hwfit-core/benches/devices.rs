@@ -25,12 +25,15 @@ fn bench(c: &mut Criterion) {
             catalog.resolve(black_box("NVIDIA GeForce RTX 4090")).unwrap().id.len()
         });
     });
-    c.bench_function("bundled catalog, a name that needs the database (read on first use)", |b| {
-        b.iter(|| {
-            let catalog = DeviceCatalog::bundled().unwrap();
-            catalog.resolve(black_box("rtx3080ti")).unwrap().id.len()
-        });
-    });
+    c.bench_function(
+        "bundled catalog, a name that needs the database (read on first use)",
+        |b| {
+            b.iter(|| {
+                let catalog = DeviceCatalog::bundled().unwrap();
+                catalog.resolve(black_box("rtx3080ti")).unwrap().id.len()
+            });
+        },
+    );
     let catalog = DeviceCatalog::bundled().unwrap();
     c.bench_function("resolve 'rtx3080ti' in the database", |b| {
         b.iter(|| catalog.resolve(black_box("rtx3080ti")).unwrap());
