@@ -23,6 +23,8 @@ use crate::{Classifier, ClassifierInput, CoreError, Family};
 #[serde(default)]
 pub struct HfConfig {
     pub model_type: Option<String>,
+    /// Older transformers write `"architectures": null` in nested configs (mllama's text and vision).
+    #[serde(deserialize_with = "null_as_empty")]
     pub architectures: Vec<String>,
     pub name_or_path: Option<String>,
     #[serde(rename = "_name_or_path")]
@@ -173,6 +175,10 @@ fn number_or_list<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<O
 }
 
 /// The number of entries of a JSON object (`id2label`'s labels).
+fn null_as_empty<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
+    Ok(Option::<Vec<String>>::deserialize(deserializer)?.unwrap_or_default())
+}
+
 fn entry_count<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<u32>, D::Error> {
     let map = Option::<serde_json::Map<String, serde_json::Value>>::deserialize(deserializer)?;
     Ok(map.map(|m| u32::try_from(m.len()).unwrap_or(u32::MAX)))

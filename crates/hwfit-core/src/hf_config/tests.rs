@@ -170,3 +170,27 @@ fn a_sparse_gemma3_text_config_takes_the_class_defaults() {
     assert_eq!(lm.sliding_window.map(|w| (w.window, w.layers)), Some((4096, 5)));
     assert_eq!(model.spec.max_positions, 131_072);
 }
+
+/// Older transformers saved nested configs with `"architectures": null` (Llama 3.2 Vision's text and
+/// vision configs): they read as having none.
+#[test]
+fn nested_architectures_null_reads_as_none() {
+    let json = r#"{"model_type": "acme", "architectures": null, "num_hidden_layers": 2, "hidden_size": 64,
+        "num_attention_heads": 4, "num_key_value_heads": 4, "intermediate_size": 128, "vocab_size": 100}"#;
+    let config = serde_json::from_str::<HfConfig>(json).unwrap();
+    assert!(config.architectures.is_empty());
+    assert!(config.to_model(None).is_ok());
+}
+
+/// `mistral3` (Mistral Small 3.x, Devstral) is a vision-language model, not a sequence-to-sequence one,
+/// though its class ends in `ForConditionalGeneration` as T5's does.
+#[test]
+fn mistral3_classifies_as_vision_language() {
+    let json = r#"{"model_type": "mistral3", "architectures": ["Mistral3ForConditionalGeneration"],
+        "text_config": {"model_type": "mistral", "num_hidden_layers": 4, "hidden_size": 256,
+        "num_attention_heads": 4, "num_key_value_heads": 2, "intermediate_size": 512, "vocab_size": 1000},
+        "vision_config": {"model_type": "pixtral", "num_hidden_layers": 2, "hidden_size": 128,
+        "num_attention_heads": 4, "intermediate_size": 256, "image_size": 224, "patch_size": 16}}"#;
+    let model = serde_json::from_str::<HfConfig>(json).unwrap().to_model(None).unwrap();
+    assert_eq!(model.spec.subfamily, crate::Subfamily::VisionLanguage);
+}

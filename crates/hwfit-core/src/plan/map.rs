@@ -213,7 +213,11 @@ mod tests {
         assert_eq!(audio["small"][&Mode::Inference].model, "openai/whisper-tiny");
         assert_eq!(audio["medium"][&Mode::Inference].model, "openai/whisper-small");
         assert_eq!(audio["large"][&Mode::Training].model, "openai/whisper-large-v3");
-        assert!(!m.model_families[&Family::Embedding].model_sizes.contains_key("large"));
+        // Qwen3-Embedding-4B and -8B are the catalog's large embedders.
+        let embedding = &m.model_families[&Family::Embedding].model_sizes;
+        assert!(embedding["large"][&Mode::Inference]
+            .model
+            .starts_with("Qwen/Qwen3-Embedding-"));
     }
 
     #[test]
