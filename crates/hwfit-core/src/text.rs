@@ -65,6 +65,17 @@ pub(crate) fn check_name_length(what: &'static str, name: &str) -> Result<(), cr
     Ok(())
 }
 
+/// A name as an id part: lower-case ASCII letters and digits, runs of anything else as one `-`
+/// (`NVIDIA Hopper Engineering Sample` → `nvidia-hopper-engineering-sample`).
+#[must_use]
+pub fn slug(name: &str) -> alloc::string::String {
+    name.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|p| !p.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect::<alloc::vec::Vec<_>>()
+        .join("-")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

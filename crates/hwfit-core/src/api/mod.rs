@@ -60,25 +60,25 @@ pub struct Hwfit {
 impl Hwfit {
     /// The built-in knowledge with the default selection config.
     pub fn builtin() -> Result<Self, CoreError> {
+        Self::with_devices(DeviceCatalog::try_builtin()?)
+    }
+
+    /// The built-in models, classifier and performance model over `devices`.
+    fn with_devices(devices: DeviceCatalog) -> Result<Self, CoreError> {
         Ok(Self {
             catalog: Catalog::builtin(),
-            devices: DeviceCatalog::try_builtin()?,
+            devices,
             classifier: Classifier::try_builtin()?,
             perf: PerfModel::builtin()?,
             selection: SelectionConfig::default(),
         })
     }
 
-    /// The built-in knowledge with the bundled device database (~2,000 GPUs and SoCs) added.
+    /// The built-in knowledge with the bundled device database (~2,000 GPUs and SoCs, 1,643 CPUs) added,
+    /// read on first use.
     #[cfg(feature = "device-db")]
     pub fn bundled() -> Result<Self, CoreError> {
-        Ok(Self {
-            catalog: Catalog::builtin(),
-            devices: DeviceCatalog::bundled()?,
-            classifier: Classifier::try_builtin()?,
-            perf: PerfModel::builtin()?,
-            selection: SelectionConfig::default(),
-        })
+        Self::with_devices(DeviceCatalog::bundled()?)
     }
 
     /// The same knowledge with a device database added (the text of `device_db.csv`; curated

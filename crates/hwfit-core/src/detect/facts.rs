@@ -288,21 +288,7 @@ impl GpuFacts {
             }
             .rounded(),
         };
-        let slug: String = self
-            .name
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() {
-                    c.to_ascii_lowercase()
-                } else {
-                    '-'
-                }
-            })
-            .collect::<String>()
-            .split('-')
-            .filter(|p| !p.is_empty())
-            .collect::<Vec<_>>()
-            .join("-");
+        let slug = crate::text::slug(&self.name);
         let what = match self.hardware_type {
             HardwareType::Rocm => "KFD",
             _ => "NVML",

@@ -101,20 +101,7 @@ impl DeviceSpec {
                 field: "device_spec.name",
             });
         }
-        let slug: String = name
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() {
-                    c.to_ascii_lowercase()
-                } else {
-                    '-'
-                }
-            })
-            .collect::<String>()
-            .split('-')
-            .filter(|p| !p.is_empty())
-            .collect::<Vec<_>>()
-            .join("-");
+        let slug = crate::text::slug(name);
         Ok(Device {
             id: format!("spec-{slug}"),
             name: String::from(name),
