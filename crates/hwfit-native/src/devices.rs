@@ -46,11 +46,7 @@ fn device(
 /// catalog device fits is built from them (never dropped).
 fn gpu(catalog: &DeviceCatalog, key: String, facts: &GpuFacts, adapter: Option<usize>) -> DetectedDevice {
     let identified = identify(catalog, facts);
-    let profile = match (identified.device, facts.device()) {
-        (Some(_), _) => Profile::Catalog,
-        (None, Ok(_)) => Profile::Facts,
-        (None, Err(_)) => Profile::Unprofiled,
-    };
+    let profile = identified.profile(facts);
     DetectedDevice {
         key,
         name: facts.name.clone(),

@@ -144,10 +144,10 @@ impl GpuFacts {
     /// CUDA cores per SM by compute capability (the CUDA programming guide's table).
     fn cores_per_sm(&self) -> Option<u32> {
         let cc = self.compute_capability.as_deref()?;
-        Some(match cc {
-            "6.0" | "7.0" | "7.2" | "7.5" | "8.0" => 64,
-            _ if cc.starts_with("6.") => 128,
-            _ => 128,
+        Some(if matches!(cc, "6.0" | "7.0" | "7.2" | "7.5" | "8.0") {
+            64
+        } else {
+            128
         })
     }
 
@@ -324,6 +324,19 @@ pub struct Identified<'a> {
     pub device: Option<&'a Device>,
     /// How it was decided.
     pub resolved_from: Option<ResolvedFrom>,
+}
+
+impl Identified<'_> {
+    /// How predictions treat the GPU: the catalog device, else the device its facts build, else
+    /// unprofiled (the microbenchmark measures it).
+    #[must_use]
+    pub fn profile(&self, facts: &GpuFacts) -> super::Profile {
+        match (self.device, facts.device()) {
+            (Some(_), _) => super::Profile::Catalog,
+            (None, Ok(_)) => super::Profile::Facts,
+            (None, Err(_)) => super::Profile::Unprofiled,
+        }
+    }
 }
 
 /// The catalog device a detected GPU is: the one its name resolves to when the facts agree; where
