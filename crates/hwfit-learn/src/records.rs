@@ -21,9 +21,10 @@ pub const PUBLIC_MEASUREMENTS: MeasuredData<'static> = MeasuredData {
 
 /// `hwfit bench`'s measurements, per runtime and machine, in hwfit's export format (file name,
 /// text): this project's CI machine kind (2-core AMD EPYC VM; tract, ONNX Runtime, PyTorch on the
-/// CPU), and a GPU machine (PyTorch on an NVIDIA H200; ONNX Runtime on its 16-core Xeon host). The
+/// CPU), and GPU machines (PyTorch on an NVIDIA H200 and an H100; ONNX Runtime on the H200's 16-core
+/// Xeon host). The
 /// default model's training data, and each runtime's rows in its step-model fit.
-pub const RUNNER_MEASUREMENTS: [(&str, &str); 6] = [
+pub const RUNNER_MEASUREMENTS: [(&str, &str); 7] = [
     (
         "hwfit_bench_tract_cpu.json",
         include_str!("../../../data/measured/hwfit_bench_tract_cpu.json"),
@@ -43,6 +44,10 @@ pub const RUNNER_MEASUREMENTS: [(&str, &str); 6] = [
     (
         "hwfit_bench_pytorch_cuda_h200_eager.json",
         include_str!("../../../data/measured/hwfit_bench_pytorch_cuda_h200_eager.json"),
+    ),
+    (
+        "hwfit_bench_pytorch_cuda_h100_eager.json",
+        include_str!("../../../data/measured/hwfit_bench_pytorch_cuda_h100_eager.json"),
     ),
     (
         "hwfit_bench_onnxruntime_cpu_xeon16.json",

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # hwfit's PyTorch runner on a GPU machine, eager first: the models and shapes PyTorch users run
 # (BERT-base, MiniLM, ResNet-50 and GPT-2 at batch 1–256, fp32 and bf16; decoders 0.1–8 B; training
-# steps under bf16 autocast and in fp32; a mixture of experts), then one `torch.compile` case.
+# steps under bf16 autocast and in fp32; ViT-base and BGE-large; a mixture of experts), then one
+# `torch.compile` case.
 # Every record goes into one SQLite database, exported at the end.
 #
 #   gpu_bench_eager.sh HWFIT_BINARY OUT_DIR [SECONDS]
@@ -50,6 +51,11 @@ step 60 "${B[@]}" "${T[@]}" --batch-sizes 1,8,32 --model "$F/bert-base-uncased.j
 # 7–8 B decoders, bf16.
 step 60 "${B[@]}" --precision bf16 "${D[@]}" --model meta-llama/Llama-3.1-8B-Instruct
 step 60 "${B[@]}" --precision bf16 "${D[@]}" --model mistralai/Mistral-7B-Instruct-v0.3
+
+# More encoders (a vision transformer, a large BERT), forward passes in bf16 and fp32.
+V=(--model "$F/vit-base-patch16-224.json" --model BAAI/bge-large-en-v1.5)
+step 50 "${B[@]}" --precision bf16 "${V[@]}" --batch-sizes 1,8,32,128 --seq-lengths 128
+step 50 "${B[@]}" --precision fp32 "${V[@]}" --batch-sizes 1,8,32,128 --seq-lengths 128
 
 # A 1 B decoder's training step under autocast; fp32 decoders.
 step 50 "${B[@]}" "${T[@]}" --autocast bf16 --batch-sizes 1,8 --model meta-llama/Llama-3.2-1B-Instruct

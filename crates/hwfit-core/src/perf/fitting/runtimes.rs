@@ -18,7 +18,8 @@
 //!   the start, Nelder–Mead in the logs (and ms) refines it, restarted once; where training rows
 //!   come from two sources or more, a training step's host cost per operator over an inference
 //!   step's ∈ [1, 10] joins (else 1) and Nelder–Mead refines all six from there;
-//! - each source weighs the same in the fit, however many rows it has;
+//! - each source weighs √(its rows) in the fit: its rows share one harness and host, yet more rows
+//!   pin its costs down better than one;
 //! - accuracy per runtime: in-sample, leaving each source out and leaving each device out.
 
 use alloc::collections::BTreeSet;
@@ -361,11 +362,15 @@ fn loss(samples: &[&RuntimeSample], weights: &[f64], c: &RuntimeCoefficients) ->
         .sum()
 }
 
-/// Each sample's weight: 1 / the rows of its source.
+/// Each sample's weight: 1 / √(the rows of its source). A source's rows share one harness, host
+/// and software stack, so they are not independent (weighing each row alike would let one large
+/// table decide the fit), yet more rows from a source do pin its runtime's costs down better than
+/// a single row (weighing each source alike would let a one-row source count as much as a runner's
+/// hundred cases): a source of `n` rows weighs `√n` in all.
 fn source_weights(samples: &[&RuntimeSample]) -> Vec<f64> {
     samples
         .iter()
-        .map(|s| 1.0 / samples.iter().filter(|o| o.source == s.source).count() as f64)
+        .map(|s| 1.0 / libm::sqrt(samples.iter().filter(|o| o.source == s.source).count() as f64))
         .collect()
 }
 
