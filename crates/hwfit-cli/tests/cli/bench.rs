@@ -293,4 +293,45 @@ fn pytorch_runner_runs_in_the_python_named() {
         "--json",
     ]);
     assert_eq!(t["records"][0]["workload"], "train-step", "{t}");
+    a_run_that_fails_part_way_keeps_what_it_measured(dir.path(), &python, &config);
+}
+
+/// Each model's records are stored as its runner ends: when the second model's runner fails (as it
+/// would when killed by a time limit), the first model's cases are in the database and the error
+/// says so.
+fn a_run_that_fails_part_way_keeps_what_it_measured(dir: &Path, python: &str, config: &Path) {
+    let second = dir.join("second.json");
+    std::fs::copy(config, &second).unwrap();
+    // The runner's second model reads the second config the run writes (`config-1.json`).
+    let failing = script(
+        dir,
+        "python-failing-on-the-second-model",
+        &format!("case \"$*\" in *config-1.json*) echo 'stopped' >&2; exit 3;; esac\nexec '{python}' \"$@\""),
+    );
+    let database = dir.join("kept.sqlite");
+    let err = run_err(&[
+        "bench",
+        "--runtime",
+        "pytorch",
+        "--python",
+        failing.to_str().unwrap(),
+        "--model",
+        config.to_str().unwrap(),
+        "--model",
+        second.to_str().unwrap(),
+        "--batch-sizes",
+        "1",
+        "--seq-lengths",
+        "8",
+        "--threads",
+        "1",
+        "--budget-ms",
+        "50",
+        "--no-microbenchmark",
+        "--database",
+        database.to_str().unwrap(),
+    ]);
+    assert!(err.contains("the 2 records of the models before it are kept"), "{err}");
+    let stats = run_json(&["db", "stats", "--json", "--database", database.to_str().unwrap()]);
+    assert_eq!(stats["records"], 2, "{stats}");
 }

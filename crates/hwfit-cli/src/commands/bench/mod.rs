@@ -213,6 +213,13 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
     let threads = args.threads.unwrap_or_else(|| host::physical_cores(&detection)).max(1);
     let catalog = Catalog::builtin();
     let memory_mb = detection.memory.total_mb as f64 / 4.0;
+    // Opened before measuring: a database that cannot be opened is an error now, not after the run.
+    let mut store = if args.no_store {
+        None
+    } else {
+        Some(super::db::database(&args.database)?)
+    };
+    let mut added = 0;
     let (context, records) = match args.runtime {
         BenchRuntime::Tract | BenchRuntime::OnnxRuntime => {
             let models = cases::models(args, &catalog, memory_mb, cases::graph_buildable)?;
@@ -250,7 +257,15 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
         }
         BenchRuntime::Pytorch => {
             let models = cases::models(args, &catalog, memory_mb, cases::config_buildable)?;
-            pytorch::run(args, &models, &detection, threads)?
+            // Each model's records are stored as its runner ends, so a run stopped or failing
+            // part-way keeps what it measured.
+            let mut keep = |records: &[BenchmarkRecord]| -> Result<()> {
+                if let Some((_, store)) = store.as_mut() {
+                    added += store.insert(records, "hwfit bench")?.added;
+                }
+                Ok(())
+            };
+            pytorch::run(args, &models, &detection, threads, &mut keep)?
         }
         BenchRuntime::LlamaCpp => llama_cpp::run(args, &detection, threads)?,
     };
@@ -264,12 +279,13 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
         let text = serde_json::to_string_pretty(&all)?;
         std::fs::write(path, text + "\n").with_context(|| format!("writing {}", path.display()))?;
     }
-    let stored = if args.no_store {
-        None
-    } else {
-        let (url, mut store) = super::db::database(&args.database)?;
-        let inserted = store.insert(&all, "hwfit bench")?;
-        Some((url, inserted.added))
+    // Records stored as they were measured are skipped here (the store skips what it holds).
+    let stored = match store.as_mut() {
+        None => None,
+        Some((url, store)) => {
+            added += store.insert(&all, "hwfit bench")?.added;
+            Some((url.clone(), added))
+        }
     };
     let report = report::Report::new(&context, &records);
     if let Some(path) = &args.report {

@@ -80,12 +80,14 @@ fn tail(text: &str) -> String {
     lines[lines.len().saturating_sub(8)..].join("\n")
 }
 
-/// Runs the runner on every model and returns the run's context and records.
+/// Runs the runner on every model and returns the run's context and records; `keep` receives each
+/// model's records (its devices named) as soon as its runner ends.
 pub fn run(
     args: &BenchArgs,
     models: &[BenchModel],
     detection: &DetectionReport,
     threads: usize,
+    keep: &mut dyn FnMut(&[BenchmarkRecord]) -> Result<()>,
 ) -> Result<(RunContext, Vec<BenchmarkRecord>)> {
     check_sizes(args)?;
     if args.onnxruntime.execution_provider.is_some()
@@ -105,7 +107,8 @@ pub fn run(
     let runner = dir.path().join("hwfit_bench_runner.py");
     std::fs::write(&runner, RUNNER)?;
     let bar = super::progress(args, models.len() as u64);
-    let mut records = Vec::new();
+    let mut records: Vec<BenchmarkRecord> = Vec::new();
+    let mut context: Option<RunContext> = None;
     for (i, model) in models.iter().enumerate() {
         bar.set_message(model.name.clone());
         let config = dir.path().join(format!("config-{i}.json"));
@@ -116,8 +119,13 @@ pub fn run(
             .output()
             .with_context(|| format!("running {}", python.display()))?;
         if !out.status.success() {
+            let kept = if records.is_empty() {
+                String::new()
+            } else {
+                format!("; the {} records of the models before it are kept", records.len())
+            };
             bail!(
-                "the PyTorch runner failed on {} ({}):\n{}",
+                "the PyTorch runner failed on {} ({}){kept}:\n{}",
                 model.name,
                 out.status,
                 tail(&String::from_utf8_lossy(&out.stderr))
@@ -131,14 +139,34 @@ pub fn run(
                 bad.reason
             );
         }
-        for mut r in read.records {
-            r.model_family = Some(model.spec.family.to_string());
-            r.model_architecture = serde_json::to_value(&model.spec).ok();
-            records.push(hwfit_db::import::enrich(r));
+        let mut measured: Vec<BenchmarkRecord> = read
+            .records
+            .into_iter()
+            .map(|mut r| {
+                r.model_family = Some(model.spec.family.to_string());
+                r.model_architecture = serde_json::to_value(&model.spec).ok();
+                hwfit_db::import::enrich(r)
+            })
+            .collect();
+        if !measured.is_empty() {
+            match &context {
+                Some(c) => c.name_device(&mut measured),
+                None => {
+                    context = Some(super::context_of_records(
+                        "PyTorch",
+                        &mut measured,
+                        detection,
+                        threads,
+                        true,
+                    )?);
+                }
+            }
+            keep(&measured)?;
         }
+        records.extend(measured);
         bar.inc(1);
     }
     bar.finish_and_clear();
-    let context = super::context_of_records("PyTorch", &mut records, detection, threads, true)?;
+    let context = context.context("PyTorch measured nothing")?;
     Ok((context, records))
 }
