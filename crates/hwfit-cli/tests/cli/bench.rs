@@ -244,42 +244,31 @@ fn pytorch_runner_runs_in_the_python_named() {
             "max_position_embeddings": 128, "_name_or_path": "tiny-llama"}"#,
     )
     .unwrap();
-    let b = run_json(&[
-        "bench",
-        "--runtime",
-        "pytorch",
-        "--python",
-        &python,
-        "--model",
-        config.to_str().unwrap(),
-        "--batch-sizes",
-        "1",
-        "--seq-lengths",
-        "8",
-        "--threads",
-        "1",
-        "--budget-ms",
-        "50",
-        "--no-microbenchmark",
-        "--no-store",
-        "--json",
-    ]);
+    let config = config.to_str().unwrap();
+    let b = run_json(&tiny_pytorch_run(&python, &[config], &["--no-store", "--json"]));
     assert_eq!(b["runtime"], "PyTorch");
     let records = b["records"].as_array().unwrap();
     assert_eq!(records.len(), 2, "{b}");
     assert!(records
         .iter()
         .all(|r| r["model_name"] == "tiny-llama" && r["execution"] == "eager"));
-    let t = run_json(&[
-        "bench",
-        "--runtime",
-        "pytorch",
-        "--python",
+    let t = run_json(&tiny_pytorch_run(
         &python,
-        "--mode",
-        "training",
-        "--model",
-        config.to_str().unwrap(),
+        &[config],
+        &["--mode", "training", "--no-store", "--json"],
+    ));
+    assert_eq!(t["records"][0]["workload"], "train-step", "{t}");
+    a_run_that_fails_part_way_keeps_what_it_measured(dir.path(), &python, Path::new(config));
+}
+
+/// `hwfit bench --runtime pytorch` on `configs` in `python`: one batch of 8 tokens, one thread, a
+/// 50 ms budget per case, no microbenchmark, then `extra`.
+fn tiny_pytorch_run<'a>(python: &'a str, configs: &[&'a str], extra: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec!["bench", "--runtime", "pytorch", "--python", python];
+    for config in configs {
+        args.extend(["--model", config]);
+    }
+    args.extend([
         "--batch-sizes",
         "1",
         "--seq-lengths",
@@ -289,11 +278,9 @@ fn pytorch_runner_runs_in_the_python_named() {
         "--budget-ms",
         "50",
         "--no-microbenchmark",
-        "--no-store",
-        "--json",
     ]);
-    assert_eq!(t["records"][0]["workload"], "train-step", "{t}");
-    a_run_that_fails_part_way_keeps_what_it_measured(dir.path(), &python, &config);
+    args.extend(extra);
+    args
 }
 
 /// Each model's records are stored as its runner ends: when the second model's runner fails (as it
@@ -309,28 +296,11 @@ fn a_run_that_fails_part_way_keeps_what_it_measured(dir: &Path, python: &str, co
         &format!("case \"$*\" in *config-1.json*) echo 'stopped' >&2; exit 3;; esac\nexec '{python}' \"$@\""),
     );
     let database = dir.join("kept.sqlite");
-    let err = run_err(&[
-        "bench",
-        "--runtime",
-        "pytorch",
-        "--python",
+    let err = run_err(&tiny_pytorch_run(
         failing.to_str().unwrap(),
-        "--model",
-        config.to_str().unwrap(),
-        "--model",
-        second.to_str().unwrap(),
-        "--batch-sizes",
-        "1",
-        "--seq-lengths",
-        "8",
-        "--threads",
-        "1",
-        "--budget-ms",
-        "50",
-        "--no-microbenchmark",
-        "--database",
-        database.to_str().unwrap(),
-    ]);
+        &[config.to_str().unwrap(), second.to_str().unwrap()],
+        &["--database", database.to_str().unwrap()],
+    ));
     assert!(err.contains("the 2 records of the models before it are kept"), "{err}");
     let stats = run_json(&["db", "stats", "--json", "--database", database.to_str().unwrap()]);
     assert_eq!(stats["records"], 2, "{stats}");
