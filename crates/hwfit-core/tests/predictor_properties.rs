@@ -8,7 +8,8 @@
 
 use hwfit_core::compat::supported_precisions;
 use hwfit_core::{
-    Catalog, CoreError, Device, DeviceCatalog, ModelSpec, PerfModel, PerfRequest, Precision, Prediction, Workload,
+    Catalog, CoreError, Device, DeviceCatalog, ModelSpec, PerfModel, PerfRequest, Precision, Prediction, Runtime,
+    Workload,
 };
 use proptest::prelude::*;
 
@@ -26,7 +27,7 @@ fn workloads() -> impl Strategy<Value = Workload> {
 enum Refusal {
     /// Training at a precision other than fp32, fp16 or bf16.
     Untrainable,
-    /// A precision missing from the hardware type's table.
+    /// A precision missing from the hardware type's table (and not the answering runtime's own).
     UnsupportedPrecision,
     /// Prefill or decode on a model that generates no text.
     NotGenerative,
@@ -39,9 +40,15 @@ fn refusals(spec: &ModelSpec, device: &Device, req: &PerfRequest) -> Vec<Refusal
     if req.workload == Workload::TrainStep && !trainable {
         out.push(Refusal::Untrainable);
     }
+    // The hardware type's table decides, unless the runtime answering brings its own kernels for
+    // the format (llama.cpp's GGUF types on an Intel GPU).
+    let runtime = req
+        .runtime
+        .unwrap_or(Runtime::default_for(device.hardware_type, req.workload, req.precision));
     if !supported_precisions(device.hardware_type)
         .iter()
         .any(|(p, _)| *p == req.precision)
+        && !runtime.brings_kernels_for(req.precision, device.hardware_type)
     {
         out.push(Refusal::UnsupportedPrecision);
     }

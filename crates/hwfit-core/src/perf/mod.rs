@@ -433,7 +433,6 @@ impl PerfModel {
     ) -> Result<(Prediction, Option<Vec<f32>>), CoreError> {
         let mode = req.workload.mode();
         validate_request(spec, req.precision, mode, req.batch_size, req.seq_length)?;
-        check_precision(device.hardware_type, req.precision)?;
         let memory = memory_breakdown(
             spec,
             &ResourceInput {
@@ -455,6 +454,10 @@ impl PerfModel {
                 precision: req.precision.as_str(),
                 supported: runtime.supported_precisions(),
             });
+        }
+        // The hardware type's own stack decides, unless the runtime brings its kernels there.
+        if !runtime.brings_kernels_for(req.precision, device.hardware_type) {
+            check_precision(device.hardware_type, req.precision)?;
         }
         let browser = self
             .coefficients

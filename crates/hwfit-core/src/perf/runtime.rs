@@ -111,6 +111,25 @@ impl Runtime {
         }
     }
 
+    /// Whether the runtime brings its own kernels for `precision` on `hardware`, so that what the
+    /// hardware type's usual stack reads does not decide: llama.cpp runs its GGUF formats on CPUs
+    /// and on NVIDIA (CUDA), AMD (HIP), Apple (Metal) and Intel GPUs (SYCL, Vulkan) — an Intel Arc
+    /// runs `q4_k_m` under llama.cpp whatever OpenVINO reads. Other precisions (fp8, say) stay the
+    /// hardware's to decide.
+    #[must_use]
+    pub const fn brings_kernels_for(self, precision: Precision, hardware: HardwareType) -> bool {
+        matches!(self, Self::LlamaCpp)
+            && precision.is_gguf()
+            && matches!(
+                hardware,
+                HardwareType::Cpu
+                    | HardwareType::Cuda
+                    | HardwareType::Rocm
+                    | HardwareType::Mps
+                    | HardwareType::Openvino
+            )
+    }
+
     /// The precisions the runtime reads, named for an error message.
     #[must_use]
     pub fn supported_precisions(self) -> String {

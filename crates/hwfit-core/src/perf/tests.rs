@@ -291,3 +291,37 @@ fn a_cnn_ignores_the_sequence_length() {
         assert_eq!(features(1), features(512), "{id}");
     }
 }
+
+#[test]
+fn compatibility_follows_the_runtime_not_only_the_hardware_type() {
+    // An Intel Arc is an `openvino` device: OpenVINO reads no GGUF file, llama.cpp (SYCL, Vulkan)
+    // does, so `q4_k_m` on it is answered under llama.cpp and refused under OpenVINO.
+    let spec = Catalog::builtin()
+        .resolve("meta-llama/Llama-3.1-8B-Instruct")
+        .unwrap()
+        .spec;
+    let arc = DeviceCatalog::builtin().resolve("intel-arc-b580").unwrap().clone();
+    assert_eq!(arc.hardware_type, HardwareType::Openvino);
+    let model = PerfModel::builtin().unwrap();
+    let on = |runtime| {
+        let req = PerfRequest {
+            runtime,
+            ..PerfRequest::new(Precision::Q4KM, Workload::Decode, 1, 512)
+        };
+        model.predict(&spec, &arc, &req)
+    };
+    for runtime in [Some(Runtime::LlamaCpp), None] {
+        let p = on(runtime).unwrap();
+        assert_eq!(p.runtime, Runtime::LlamaCpp);
+        assert!(p.throughput > 0.0);
+    }
+    let refused = alloc::format!("{}", on(Some(Runtime::OpenVino)).unwrap_err());
+    assert!(
+        refused.contains("openvino does not support precision q4_k_m"),
+        "{refused}"
+    );
+    // The hardware type's own list still decides for runtimes that use its stack, and for what
+    // is not llama.cpp's own format.
+    assert!(!Runtime::TensorRt.brings_kernels_for(Precision::Q4KM, HardwareType::Openvino));
+    assert!(!Runtime::LlamaCpp.brings_kernels_for(Precision::Fp8, HardwareType::Cpu));
+}
