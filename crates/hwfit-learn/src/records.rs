@@ -22,8 +22,7 @@ pub const PUBLIC_MEASUREMENTS: MeasuredData<'static> = MeasuredData {
 /// `hwfit bench`'s measurements, per runtime and machine, in hwfit's export format (file name,
 /// text): this project's CI machine kind (2-core AMD EPYC VM; tract, ONNX Runtime, PyTorch on the
 /// CPU), and GPU machines (PyTorch on an NVIDIA H200 and an H100; ONNX Runtime on the H200's 16-core
-/// Xeon host). The
-/// default model's training data, and each runtime's rows in its step-model fit.
+/// Xeon host). The default model's training data, and each runtime's rows in its step-model fit.
 pub const RUNNER_MEASUREMENTS: [(&str, &str); 7] = [
     (
         "hwfit_bench_tract_cpu.json",
