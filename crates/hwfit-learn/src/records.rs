@@ -7,9 +7,12 @@ use hwfit_core::spec::{Modality, ModelSpec};
 use hwfit_core::{Catalog, Device, DeviceCatalog, Precision, Workload};
 use hwfit_db::BenchmarkRecord;
 
-/// The public throughput measurements the analytic model is fitted to (llama.cpp, MLPerf).
+/// The public throughput measurements the analytic model is fitted to (llama.cpp, MLPerf), as the
+/// learned predictor trains on them: the accelerator rows (the CPU rows of `llamacpp_cpu.csv` fit the
+/// analytic model's CPU coefficients, which the learned correction starts from).
 pub const PUBLIC_MEASUREMENTS: MeasuredData<'static> = MeasuredData {
     llm_tokens_per_second: include_str!("../../../data/measured/llm_tokens_per_second.csv"),
+    llamacpp_cpu: "",
     mlperf_offline: include_str!("../../../data/measured/mlperf_inference_v4_1_offline.csv"),
     webllm_vram: "",
     browser_measurements: "",
@@ -21,9 +24,9 @@ pub const PUBLIC_MEASUREMENTS: MeasuredData<'static> = MeasuredData {
 
 /// `hwfit bench`'s measurements, per runtime and machine, in hwfit's export format (file name,
 /// text): this project's CI machine kind (2-core AMD EPYC VM; tract, ONNX Runtime, PyTorch on the
-/// CPU), and GPU machines (PyTorch on an NVIDIA H200 and an H100; ONNX Runtime on the H200's 16-core
+/// CPU), and GPU machines (PyTorch on NVIDIA H200s and an H100; ONNX Runtime on the H200's 16-core
 /// Xeon host). The default model's training data, and each runtime's rows in its step-model fit.
-pub const RUNNER_MEASUREMENTS: [(&str, &str); 7] = [
+pub const RUNNER_MEASUREMENTS: [(&str, &str); 8] = [
     (
         "hwfit_bench_tract_cpu.json",
         include_str!("../../../data/measured/hwfit_bench_tract_cpu.json"),
@@ -47,6 +50,10 @@ pub const RUNNER_MEASUREMENTS: [(&str, &str); 7] = [
     (
         "hwfit_bench_pytorch_cuda_h100_eager.json",
         include_str!("../../../data/measured/hwfit_bench_pytorch_cuda_h100_eager.json"),
+    ),
+    (
+        "hwfit_bench_pytorch_cuda_h200_more.json",
+        include_str!("../../../data/measured/hwfit_bench_pytorch_cuda_h200_more.json"),
     ),
     (
         "hwfit_bench_onnxruntime_cpu_xeon16.json",
@@ -186,7 +193,7 @@ pub fn training_set(
     catalog: &Catalog,
     devices: &DeviceCatalog,
 ) -> Result<Vec<MeasuredStep>, crate::LearnError> {
-    let (mut out, _) = measured_steps(&PUBLIC_MEASUREMENTS, catalog, devices)?;
+    let (mut out, _) = measured_steps(&PUBLIC_MEASUREMENTS, catalog, devices, devices)?;
     records.extend(runner_records()?);
     records.sort_by_key(BenchmarkRecord::key);
     records.dedup_by_key(|r| r.key());

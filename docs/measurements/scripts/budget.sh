@@ -3,7 +3,7 @@
 #   . budget.sh DEFAULT_SECONDS HWFIT_BINARY OUT_DIR [SECONDS]
 #
 # sets H (the binary), OUT, DB (one SQLite file for every record), LOG and DEADLINE (in $SECONDS,
-# SECONDS or DEFAULT_SECONDS from now), and defines `say` and `step`.
+# SECONDS or DEFAULT_SECONDS from now), and defines `say`, `step` and `machine_facts`.
 set -u
 H=$2
 OUT=$3
@@ -28,4 +28,24 @@ step() {
     say "run (≤ ${cap} s): $*"
     timeout --kill-after=5 "$cap" "$@" >>"$LOG" 2>&1
     say "exit $?"
+}
+
+# machine_facts: the machine's facts (GPU, CPU, memory, PyTorch) into $OUT/env.txt, then hwfit's
+# detection into $OUT/detect.json, which the bench steps read (HWFIT_DETECTION).
+machine_facts() {
+    {
+        date -u
+        uname -a
+        nvidia-smi
+        nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem,power.limit,pci.bus_id,pci.device_id,driver_version --format=csv
+        nproc
+        lscpu | grep -E 'Model name|Flags' | cut -c1-400
+        free -g
+        python3 -c 'import sys, torch, transformers; print(sys.version); print("torch", torch.__version__, "cuda", torch.version.cuda, "cudnn", torch.backends.cudnn.version()); print("transformers", transformers.__version__); p = torch.cuda.get_device_properties(0); print(p.name, p.multi_processor_count, "SMs", p.total_memory >> 20, "MiB")'
+        "$H" --version
+    } >"$OUT/env.txt" 2>&1
+    say "detect"
+    timeout 60 "$H" detect --json --no-cache >"$OUT/detect.json" 2>>"$LOG"
+    say "exit $?"
+    export HWFIT_DETECTION=$OUT/detect.json
 }

@@ -14,22 +14,7 @@
 # H, OUT, DB, LOG, the deadline, `say` and `step` (budget.sh beside this script).
 . "$(dirname "$0")/budget.sh" 540 "$@"
 
-{
-    date -u
-    uname -a
-    nvidia-smi
-    nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,clocks.max.mem,power.limit,pci.bus_id,pci.device_id,driver_version --format=csv
-    nproc
-    lscpu | grep -E 'Model name|Flags' | cut -c1-400
-    free -g
-    python3 -c 'import sys, torch, transformers; print(sys.version); print("torch", torch.__version__, "cuda", torch.version.cuda, "cudnn", torch.backends.cudnn.version()); print("transformers", transformers.__version__); p = torch.cuda.get_device_properties(0); print(p.name, p.multi_processor_count, "SMs", p.total_memory >> 20, "MiB")'
-    "$H" --version
-} >"$OUT/env.txt" 2>&1
-
-say "detect"
-timeout 60 "$H" detect --json --no-cache >"$OUT/detect.json" 2>>"$LOG"
-say "exit $?"
-export HWFIT_DETECTION=$OUT/detect.json
+machine_facts
 
 F=tests/fixtures/hf_configs
 B=("$H" bench --database "$DB" --no-microbenchmark --hardware cuda --runtime pytorch --budget-ms 400)

@@ -11,6 +11,7 @@ use crate::output;
 /// The public measurements the model is fitted to (with `hwfit bench`'s records, read at run time).
 pub const MEASURED: MeasuredData<'static> = MeasuredData {
     llm_tokens_per_second: include_str!("../../../../data/measured/llm_tokens_per_second.csv"),
+    llamacpp_cpu: include_str!("../../../../data/measured/llamacpp_cpu.csv"),
     mlperf_offline: include_str!("../../../../data/measured/mlperf_inference_v4_1_offline.csv"),
     webllm_vram: include_str!("../../../../data/measured/webllm_vram_requirements.csv"),
     browser_measurements: include_str!("../../../../data/measured/browser_measurements.csv"),
@@ -48,17 +49,6 @@ fn runtime_table(report: &FitReport) -> comfy_table::Table {
         "leave-one-source-out ±25 %",
         "leave-one-device-out ±25 %",
     ]);
-    let share = |a: &Accuracy| {
-        if a.samples == 0 {
-            String::from("-")
-        } else {
-            format!(
-                "{:.0} % (×{:.2})",
-                a.within_25_percent * 100.0,
-                a.median_abs_log_error.exp()
-            )
-        }
-    };
     for r in &report.runtimes.runtimes {
         let c = report.coefficients.runtime(r.runtime, r.hardware);
         let coefficient = |f: fn(&hwfit_core::perf::RuntimeCoefficients) -> f64| {
@@ -79,6 +69,45 @@ fn runtime_table(report: &FitReport) -> comfy_table::Table {
             share(&r.class_model),
             share(&r.leave_one_source_out),
             share(&r.leave_one_device_out),
+        ]);
+    }
+    table
+}
+
+/// A share within ±25 % with the median error factor, or `-` without rows.
+fn share(a: &Accuracy) -> String {
+    if a.samples == 0 {
+        String::from("-")
+    } else {
+        format!(
+            "{:.0} % (×{:.2})",
+            a.within_25_percent * 100.0,
+            a.median_abs_log_error.exp()
+        )
+    }
+}
+
+/// Per hardware type and workload class: the fit's own coefficients against the pooled ones, each
+/// device left out.
+fn cell_table(report: &FitReport) -> comfy_table::Table {
+    let mut table = output::table([
+        "workload class",
+        "hardware",
+        "rows",
+        "devices",
+        "in-sample ±25 %",
+        "leave-one-device-out ±25 %",
+        "pooled, leave-one-device-out ±25 %",
+    ]);
+    for c in &report.by_cell {
+        table.add_row([
+            format!("{:?}", c.class).to_lowercase(),
+            c.hardware.to_string(),
+            c.in_sample.samples.to_string(),
+            c.devices.to_string(),
+            share(&c.in_sample),
+            share(&c.leave_one_device_out),
+            share(&c.pooled_leave_one_device_out),
         ]);
     }
     table
@@ -138,6 +167,7 @@ pub fn run(args: &FitArgs) -> Result<()> {
         "leave-one-device-out validation: {}",
         describe(&report.cross_validated_by_device)
     ));
+    output::text(&cell_table(&report).to_string());
     let moe = &report.mixture_of_experts;
     output::text(&format!(
         "mixture of experts, held out (moe_steps.csv): decode {}; all rows {}; dense rows beside them {}",

@@ -314,6 +314,67 @@ pub fn cross_validate_by_device(samples: &[Sample]) -> Accuracy {
     summarize(&errors)
 }
 
+/// One hardware type and workload class of the fit: how its own coefficients predict its rows,
+/// against the pooled coefficients a hardware type without a fit of its own is answered with.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CellAccuracy {
+    /// The hardware type.
+    pub hardware: HardwareType,
+    /// The workload class.
+    pub class: WorkloadClass,
+    /// Devices measured.
+    pub devices: usize,
+    /// On the rows fitted, by the coefficients the type is answered with.
+    pub in_sample: Accuracy,
+    /// Each device's rows predicted by a fit without that device.
+    pub leave_one_device_out: Accuracy,
+    /// Each device's rows predicted by the class's pooled coefficients of a fit without that device.
+    pub pooled_leave_one_device_out: Accuracy,
+}
+
+/// [`CellAccuracy`] of every hardware type and class the samples cover.
+#[must_use]
+pub fn accuracy_by_cell(samples: &[Sample], fitted: &Coefficients) -> Vec<CellAccuracy> {
+    let mut cells: Vec<(HardwareType, WorkloadClass)> = samples.iter().map(|s| (s.hardware, s.class)).collect();
+    cells.sort_unstable_by_key(|&(h, c)| (h, c as u8));
+    cells.dedup();
+    let folds: Vec<(&str, Coefficients)> = device_folds(samples).collect();
+    cells
+        .into_iter()
+        .map(|(hardware, class)| {
+            let rows: Vec<&Sample> = samples
+                .iter()
+                .filter(|s| s.hardware == hardware && s.class == class)
+                .collect();
+            let mut held_out = Vec::new();
+            let mut pooled = Vec::new();
+            for (device, c) in &folds {
+                for s in rows.iter().filter(|s| s.device_id == *device) {
+                    held_out.push(error_of(c, s));
+                    pooled.push(
+                        c.class(class)
+                            .pooled
+                            .map_or(f64::INFINITY, |e| libm::fabs(s.log_error(&e))),
+                    );
+                }
+            }
+            let mut devices: Vec<&str> = rows.iter().map(|s| s.device_id.as_str()).collect();
+            devices.sort_unstable();
+            devices.dedup();
+            CellAccuracy {
+                hardware,
+                class,
+                devices: devices.len(),
+                in_sample: summarize(&rows.iter().map(|s| error_of(fitted, s)).collect::<Vec<_>>()),
+                leave_one_device_out: summarize(&held_out),
+                pooled_leave_one_device_out: summarize(&pooled),
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -24,7 +24,9 @@ pub mod browser;
 pub mod runtimes;
 pub mod validation;
 
-use super::fit::{accuracy, cross_validate_by_device, error_of, fit, summarize, Accuracy, Sample};
+use super::fit::{
+    accuracy, accuracy_by_cell, cross_validate_by_device, error_of, fit, summarize, Accuracy, CellAccuracy, Sample,
+};
 use super::{Coefficients, PerfModel, PerfRequest, Runtime};
 use crate::csv::{Cell, Table};
 use crate::measure::median;
@@ -39,6 +41,8 @@ const OFFLINE_BATCH: u32 = 256;
 pub struct MeasuredData<'a> {
     /// `llm_tokens_per_second.csv` (llama.cpp llama-bench figures).
     pub llm_tokens_per_second: &'a str,
+    /// `llamacpp_cpu.csv` (llama.cpp llama-bench figures on CPUs, no GPU offload; empty: not read).
+    pub llamacpp_cpu: &'a str,
     /// `mlperf_inference_v4_1_offline.csv`.
     pub mlperf_offline: &'a str,
     /// `webllm_vram_requirements.csv`.
@@ -128,6 +132,8 @@ pub struct FitReport {
     pub in_sample: Accuracy,
     /// Accuracy with each device left out of its own fit.
     pub cross_validated_by_device: Accuracy,
+    /// The same per hardware type and workload class, against the pooled coefficients.
+    pub by_cell: Vec<CellAccuracy>,
     /// The browser step model against the WebGPU/WebAssembly pairs.
     pub browser: browser::BrowserFit,
     /// Each runtime's step model against its measurements.
@@ -228,16 +234,26 @@ struct Row<'a> {
 type Parse = for<'a> fn(&Table<'_>, &'a [Cell<'a>]) -> Result<Result<Row<'a>, String>, String>;
 
 fn llm_row<'a>(t: &Table, r: &'a [Cell<'a>]) -> Result<Result<Row<'a>, String>, String> {
+    llama_bench_row(t, r, gguf_precision)
+}
+
+/// `GGUF Q4_K_M` as a precision.
+fn gguf_precision(text: &str) -> Option<Precision> {
+    text.strip_prefix("GGUF ").and_then(|p| p.parse::<Precision>().ok())
+}
+
+/// A llama-bench row, its precision read by `precision`.
+fn llama_bench_row<'a>(
+    t: &Table,
+    r: &'a [Cell<'a>],
+    precision: fn(&str) -> Option<Precision>,
+) -> Result<Result<Row<'a>, String>, String> {
     let (model, hardware, metric) = (t.get(r, "model")?, t.get(r, "hardware")?, t.get(r, "metric")?);
     let label = format!("{model} {} {metric} on {hardware}", t.get(r, "precision")?);
     if t.get(r, "n_devices")? != "1" || t.get(r, "batch_size")? != "1" {
         return Ok(Err(format!("{label}: not a single-device batch-1 row")));
     }
-    let Some(precision) = t
-        .get(r, "precision")?
-        .strip_prefix("GGUF ")
-        .and_then(|p| p.parse::<Precision>().ok())
-    else {
+    let Some(precision) = precision(t.get(r, "precision")?) else {
         return Ok(Err(format!("{label}: precision not stated")));
     };
     let (workload, seq) = if let Some(n) = metric.strip_prefix("tg").and_then(|n| n.parse::<u32>().ok()) {
@@ -262,6 +278,43 @@ fn llm_row<'a>(t: &Table, r: &'a [Cell<'a>]) -> Result<Result<Row<'a>, String>, 
         label,
         runtime: Runtime::LlamaCpp,
     }))
+}
+
+/// A `llamacpp_cpu.csv` row: as [`llm_row`], the model named by `model_id`, llama-bench's type labels
+/// read (`Q4_K - Medium` is Q4_K_M), and only rows run on every core of the CPU (`threads` ≥
+/// `cores`): a run on fewer cores measures part of the device.
+fn cpu_llm_row<'a>(t: &Table, r: &'a [Cell<'a>]) -> Result<Result<Row<'a>, String>, String> {
+    let count = |name: &str| {
+        t.get(r, name)?
+            .trim()
+            .parse::<u32>()
+            .map_err(|_| format!("{name} is not a whole number"))
+    };
+    let (threads, cores, model) = (count("threads")?, count("cores")?, t.get(r, "model_id")?);
+    let row = match llama_bench_row(t, r, |p| gguf_precision(p).or_else(|| llama_bench_type(p)))? {
+        Ok(row) => row,
+        Err(why) => return Ok(Err(why)),
+    };
+    if threads < cores {
+        return Ok(Err(format!(
+            "{}: run on {threads} threads of the CPU's {cores} cores",
+            row.label
+        )));
+    }
+    Ok(Ok(Row { model, ..row }))
+}
+
+/// llama-bench's type label (`GGUF Q4_K - Medium`, `GGUF Q4_K - Small`) as a precision.
+fn llama_bench_type(text: &str) -> Option<Precision> {
+    let label = text.strip_prefix("GGUF ")?;
+    let (base, size) = label.split_once(" - ")?;
+    let suffix = match size.trim() {
+        "Small" => "s",
+        "Medium" => "m",
+        "Large" => "l",
+        _ => return None,
+    };
+    format!("{}_{suffix}", base.trim()).to_ascii_lowercase().parse().ok()
 }
 
 fn mlperf_row<'a>(t: &Table, r: &'a [Cell<'a>]) -> Result<Result<Row<'a>, String>, String> {
@@ -326,7 +379,7 @@ pub struct MeasuredStep {
 
 /// The throughput samples of the measurement files.
 pub fn dataset(data: &MeasuredData<'_>, catalog: &Catalog, devices: &DeviceCatalog) -> Result<Dataset, CoreError> {
-    let (steps, excluded) = measured_steps(data, catalog, devices)?;
+    let (steps, excluded) = measured_steps(data, catalog, devices, devices)?;
     Ok(Dataset {
         samples: samples(&steps)?,
         excluded,
@@ -334,25 +387,36 @@ pub fn dataset(data: &MeasuredData<'_>, catalog: &Catalog, devices: &DeviceCatal
 }
 
 /// The throughput measurements of the files (llama.cpp and MLPerf rows), and the rows left out.
+/// Accelerator rows name devices of `devices`; CPU rows (`llamacpp_cpu.csv`) name CPUs of `cpus`
+/// (the device database, where the CPUs are: the curated catalog holds a few server CPUs).
 pub fn measured_steps(
     data: &MeasuredData<'_>,
     catalog: &Catalog,
     devices: &DeviceCatalog,
+    cpus: &DeviceCatalog,
 ) -> Result<(Vec<MeasuredStep>, Vec<Excluded>), CoreError> {
     let mut steps = Vec::new();
     let mut excluded = Vec::new();
-    for (name, text, parse) in [
+    for (name, text, parse, devices) in [
         (
             "llm_tokens_per_second.csv",
             data.llm_tokens_per_second,
             llm_row as Parse,
+            devices,
         ),
+        ("llamacpp_cpu.csv", data.llamacpp_cpu, cpu_llm_row as Parse, cpus),
         (
             "mlperf_inference_v4_1_offline.csv",
             data.mlperf_offline,
             mlperf_row as Parse,
+            devices,
         ),
     ] {
+        if text.is_empty() {
+            // A file the caller does not give (the learned predictor's training leaves the CPU rows
+            // to the analytic fit).
+            continue;
+        }
         let table = Table::parse(text).map_err(|e| invalid(name, e))?;
         for (i, record) in table.rows.iter().enumerate() {
             let row_name = format!("{name} row {}", i + 2);
@@ -489,14 +553,19 @@ fn memory_fit(text: &str, catalog: &Catalog) -> Result<(MemoryFit, Vec<Excluded>
 /// Fits the performance model to the measurements and reports its accuracy.
 pub fn fit_model(data: &MeasuredData<'_>) -> Result<FitReport, CoreError> {
     let catalog = Catalog::builtin();
-    let (steps, steps_excluded) = measured_steps(data, &catalog, &DeviceCatalog::builtin())?;
+    let curated = DeviceCatalog::builtin();
+    #[cfg(feature = "device-db")]
+    let cpus = DeviceCatalog::bundled()?;
+    #[cfg(not(feature = "device-db"))]
+    let cpus = DeviceCatalog::builtin();
+    let (steps, steps_excluded) = measured_steps(data, &catalog, &curated, &cpus)?;
     let dataset = Dataset {
         samples: samples(&steps)?,
         excluded: steps_excluded,
     };
     let (memory, memory_excluded) = memory_fit(data.webllm_vram, &catalog)?;
     let fitted_on = format!(
-        "{} measurements (llama.cpp llama-bench tg/pp, MLPerf Inference v4.1 Offline) from data/measured/, fitted by hwfit fit",
+        "{} measurements (llama.cpp llama-bench tg/pp on GPUs and CPUs, MLPerf Inference v4.1 Offline) from data/measured/, fitted by hwfit fit",
         dataset.samples.len()
     );
     let mut coefficients = fit(&dataset.samples, &fitted_on);
@@ -569,6 +638,7 @@ pub fn fit_model(data: &MeasuredData<'_>) -> Result<FitReport, CoreError> {
         residuals,
         in_sample: accuracy(&coefficients, &dataset.samples),
         cross_validated_by_device: cross_validate_by_device(&dataset.samples),
+        by_cell: accuracy_by_cell(&dataset.samples, &coefficients),
         coefficients,
         memory,
         browser,
@@ -626,6 +696,40 @@ mod tests {
         assert!(llm_row(&table, &table.rows[0]).is_err());
     }
 
+    fn cpu_row(row: &str) -> Result<(String, Precision, Workload, u32), String> {
+        let text =
+            format!("model,model_id,precision,hardware,n_devices,batch_size,metric,value,threads,cores\n{row}\n");
+        let table = Table::parse(&text).unwrap();
+        cpu_llm_row(&table, &table.rows[0])?.map(|r| (String::from(r.model), r.precision, r.workload, r.seq))
+    }
+
+    #[test]
+    fn cpu_rows_name_their_model_read_llama_bench_types_and_use_every_core() {
+        let (model, precision, workload, seq) = cpu_row(
+            "llama 3B Q4_K - Medium,meta-llama/Llama-3.2-3B-Instruct,GGUF Q4_K - Medium,Cix CP8180,1,1,tg128,40.4,12,12",
+        )
+        .unwrap();
+        assert_eq!(model, "meta-llama/Llama-3.2-3B-Instruct");
+        assert_eq!((precision, workload, seq), (Precision::Q4KM, Workload::Decode, 64));
+        let (_, precision, workload, _) =
+            cpu_row("llama 8B,meta-llama/Meta-Llama-3-8B,GGUF Q4_K - Small,AMD Ryzen 9 7950X,1,1,pp2048,93.1,16,16")
+                .unwrap();
+        assert_eq!((precision, workload), (Precision::Q4KS, Workload::Prefill));
+        assert_eq!(
+            cpu_row("x,meta-llama/Llama-2-7b-hf,GGUF Q4_0,Intel Xeon w9-3475X,1,1,tg128,6.8,4,36").unwrap_err(),
+            "x GGUF Q4_0 tg128 on Intel Xeon w9-3475X: run on 4 threads of the CPU's 36 cores"
+        );
+        assert!(cpu_row("x,m,GGUF Q4_0,Two Xeons,2,1,tg128,6.8,64,32")
+            .unwrap_err()
+            .contains("not a single-device batch-1 row"));
+        assert!(cpu_row("x,m,GGUF all F32 (guessed),Raspberry Pi 5,1,1,tg128,8,4,4")
+            .unwrap_err()
+            .contains("precision not stated"));
+        assert!(cpu_row("x,m,GGUF Q4_K_M,Cix CP8180,1,1,pp4096+tg128,99.9,12,12")
+            .unwrap_err()
+            .contains("is not ppN or tgN"));
+    }
+
     fn mlperf(row: &str) -> Result<(String, f64, u32), String> {
         let text =
             format!("benchmark,accelerator,units,accelerators_per_node,weight_data_types,value,framework\n{row}\n");
@@ -661,6 +765,7 @@ mod tests {
     fn the_fit_is_deterministic() {
         let data = MeasuredData {
             llm_tokens_per_second: include_str!("../../../../../data/measured/llm_tokens_per_second.csv"),
+            llamacpp_cpu: include_str!("../../../../../data/measured/llamacpp_cpu.csv"),
             mlperf_offline: include_str!("../../../../../data/measured/mlperf_inference_v4_1_offline.csv"),
             webllm_vram: include_str!("../../../../../data/measured/webllm_vram_requirements.csv"),
             browser_measurements: include_str!("../../../../../data/measured/browser_measurements.csv"),
