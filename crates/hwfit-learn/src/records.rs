@@ -24,9 +24,9 @@ pub const PUBLIC_MEASUREMENTS: MeasuredData<'static> = MeasuredData {
 
 /// `hwfit bench`'s measurements, per runtime and machine, in hwfit's export format (file name,
 /// text): this project's CI machine kind (2-core AMD EPYC VM; tract, ONNX Runtime, PyTorch on the
-/// CPU), and GPU machines (PyTorch on NVIDIA H200s and an H100; ONNX Runtime on the H200's 16-core
+/// CPU), and GPU machines (PyTorch on NVIDIA H200s and H100s; ONNX Runtime on the H200's 16-core
 /// Xeon host). The default model's training data, and each runtime's rows in its step-model fit.
-pub const RUNNER_MEASUREMENTS: [(&str, &str); 8] = [
+pub const RUNNER_MEASUREMENTS: [(&str, &str); 9] = [
     (
         "hwfit_bench_tract_cpu.json",
         include_str!("../../../data/measured/hwfit_bench_tract_cpu.json"),
@@ -54,6 +54,10 @@ pub const RUNNER_MEASUREMENTS: [(&str, &str); 8] = [
     (
         "hwfit_bench_pytorch_cuda_h200_more.json",
         include_str!("../../../data/measured/hwfit_bench_pytorch_cuda_h200_more.json"),
+    ),
+    (
+        "hwfit_bench_pytorch_cuda_h100_more.json",
+        include_str!("../../../data/measured/hwfit_bench_pytorch_cuda_h100_more.json"),
     ),
     (
         "hwfit_bench_onnxruntime_cpu_xeon16.json",
