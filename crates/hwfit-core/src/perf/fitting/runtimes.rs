@@ -459,13 +459,30 @@ fn fit_one(runtime: Runtime, hardware: HardwareType, samples: &[&RuntimeSample])
         step_ms: round4(fitted.step_ms),
         train_step_host_factor: round4(fitted.train_step_host_factor),
         fitted_on: format!(
-            "{} measurements, {} devices, {} sources (data/measured/runtime_steps.csv)",
+            "{} measurements, {} devices, {} sources (data/measured/: {})",
             samples.len(),
             distinct(samples, |s| s.device_id.as_str()),
-            distinct(samples, |s| s.source.as_str())
+            distinct(samples, |s| s.source.as_str()),
+            files(samples)
         ),
         ..fitted
     }
+}
+
+/// The measurement files the samples come from: a source read from another file than
+/// `runtime_steps.csv` names it at its end (`… (data/measured/mlperf_inference_v4_1_offline.csv)`,
+/// `hwfit bench, … (data/measured/hwfit_bench_*.json)`).
+fn files(samples: &[&RuntimeSample]) -> String {
+    let names: BTreeSet<&str> = samples
+        .iter()
+        .map(|s| {
+            s.source
+                .rsplit_once("(data/measured/")
+                .and_then(|(_, file)| file.strip_suffix(')'))
+                .unwrap_or(FILE)
+        })
+        .collect();
+    names.into_iter().collect::<Vec<_>>().join(", ")
 }
 
 /// How many distinct `key`s the samples have (devices, sources).
