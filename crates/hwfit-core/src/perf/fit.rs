@@ -305,10 +305,16 @@ pub(crate) fn device_folds(samples: &[Sample]) -> impl Iterator<Item = (&str, Co
 /// Leave-one-device-out cross-validation: each device's samples predicted by a fit without them.
 #[must_use]
 pub fn cross_validate_by_device(samples: &[Sample]) -> Accuracy {
+    cross_validate(samples, &device_folds(samples).collect::<Vec<_>>())
+}
+
+/// [`cross_validate_by_device`] on folds already fitted ([`device_folds`]).
+#[must_use]
+pub(crate) fn cross_validate(samples: &[Sample], folds: &[(&str, Coefficients)]) -> Accuracy {
     let mut errors = Vec::new();
-    for (held_out, coefficients) in device_folds(samples) {
-        for s in samples.iter().filter(|s| s.device_id == held_out) {
-            errors.push(error_of(&coefficients, s));
+    for (held_out, coefficients) in folds {
+        for s in samples.iter().filter(|s| s.device_id == *held_out) {
+            errors.push(error_of(coefficients, s));
         }
     }
     summarize(&errors)
@@ -334,13 +340,17 @@ pub struct CellAccuracy {
     pub pooled_leave_one_device_out: Accuracy,
 }
 
-/// [`CellAccuracy`] of every hardware type and class the samples cover.
+/// [`CellAccuracy`] of every hardware type and class the samples cover, on the device folds
+/// ([`device_folds`]) the overall cross-validation used.
 #[must_use]
-pub fn accuracy_by_cell(samples: &[Sample], fitted: &Coefficients) -> Vec<CellAccuracy> {
+pub(crate) fn accuracy_by_cell(
+    samples: &[Sample],
+    fitted: &Coefficients,
+    folds: &[(&str, Coefficients)],
+) -> Vec<CellAccuracy> {
     let mut cells: Vec<(HardwareType, WorkloadClass)> = samples.iter().map(|s| (s.hardware, s.class)).collect();
     cells.sort_unstable_by_key(|&(h, c)| (h, c as u8));
     cells.dedup();
-    let folds: Vec<(&str, Coefficients)> = device_folds(samples).collect();
     cells
         .into_iter()
         .map(|(hardware, class)| {
@@ -350,7 +360,7 @@ pub fn accuracy_by_cell(samples: &[Sample], fitted: &Coefficients) -> Vec<CellAc
                 .collect();
             let mut held_out = Vec::new();
             let mut pooled = Vec::new();
-            for (device, c) in &folds {
+            for (device, c) in folds {
                 for s in rows.iter().filter(|s| s.device_id == *device) {
                     held_out.push(error_of(c, s));
                     pooled.push(
