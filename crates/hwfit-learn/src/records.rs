@@ -161,11 +161,12 @@ pub fn step(record: &BenchmarkRecord, catalog: &Catalog, devices: &DeviceCatalog
         request,
         measured: record.throughput.ok_or("no throughput")?,
         label: format!(
-            "{} {} b{} s{} on {} ({})",
+            "{} {} b{} s{} {} on {} ({})",
             record.model_name,
             request.workload,
             request.batch_size,
             request.seq_length,
+            request.precision,
             record.device_name,
             record.runtime
         ),
