@@ -42,6 +42,20 @@ pub struct HfConfig {
     pub max_position_embeddings: Option<u32>,
     pub tie_word_embeddings: Option<bool>,
     pub hidden_act: Option<String>,
+    // normalisation and positions (the operators a layer runs)
+    pub rms_norm_eps: Option<f64>,
+    pub layer_norm_eps: Option<f64>,
+    pub layer_norm_epsilon: Option<f64>,
+    pub norm_epsilon: Option<f64>,
+    pub use_qk_norm: Option<bool>,
+    pub qk_layernorm: Option<bool>,
+    pub rope_theta: Option<f64>,
+    pub rope_parameters: Option<serde_json::Value>,
+    pub rope_scaling: Option<serde_json::Value>,
+    pub rotary_dim: Option<u32>,
+    pub rotary_pct: Option<f64>,
+    pub partial_rotary_factor: Option<f64>,
+    pub position_embedding_type: Option<String>,
     // mixture of experts (each family spells them its own way)
     pub num_local_experts: Option<u32>,
     #[serde(deserialize_with = "number_or_list")]
@@ -265,6 +279,7 @@ impl HfConfig {
                 if let Some(Component::Transformer(t)) = parts.first_mut() {
                     t.gated_ffn = true;
                     t.learned_positions = 0;
+                    t.rotary = true;
                 }
                 (parts, max_pos)
             }

@@ -48,6 +48,9 @@ pub enum StackRole {
 }
 
 /// A stack of identical transformer layers with its embeddings.
+// Each flag is an independent fact a `config.json` states (gated feed-forward, tied embeddings,
+// rotary positions, query/key norms).
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -99,6 +102,54 @@ pub struct TransformerStack {
     /// (linear attention, state-space and convolution layers of hybrid models).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub recurrent_layers: u32,
+    /// The normalisation each layer runs (from the config: `rms_norm_eps` vs `layer_norm_eps`).
+    #[serde(default, skip_serializing_if = "Norm::is_layer_norm")]
+    pub norm: Norm,
+    /// Normalisations per layer besides any query/key norms (2; Gemma 2/3 wrap each block: 4).
+    #[serde(default = "two", skip_serializing_if = "is_two")]
+    pub norms_per_layer: u32,
+    /// Normalised queries and keys before attention (Qwen3, OLMo 2, Gemma 3): two more norms a
+    /// layer.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub qk_norm: bool,
+    /// Rotary position embeddings applied to queries and keys in every layer.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub rotary: bool,
+}
+
+string_enum! {
+    /// A transformer's normalisation layer.
+    #[derive(Default)]
+    pub enum Norm: "norm" {
+        #[default]
+        /// Mean and variance, scale and shift (BERT, GPT-2, ViT, Whisper): one fused operator in
+        /// every framework.
+        LayerNorm => "layer_norm",
+        /// Root mean square, scale only (Llama, Mistral, Qwen, Gemma, T5), written as separate
+        /// tensor operations in `transformers`.
+        RmsNorm => "rms_norm",
+    }
+}
+
+impl Norm {
+    #[allow(clippy::trivially_copy_pass_by_ref)]
+    fn is_layer_norm(&self) -> bool {
+        *self == Self::LayerNorm
+    }
+}
+
+const fn two() -> u32 {
+    2
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_two(v: &u32) -> bool {
+    *v == 2
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_false(v: &bool) -> bool {
+    !*v
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)]

@@ -3,7 +3,7 @@
 
 use hwfit_core::perf::fitting::{measured_steps, MeasuredData, MeasuredStep};
 use hwfit_core::perf::{PerfRequest, Runtime};
-use hwfit_core::spec::{Modality, ModelSpec};
+use hwfit_core::spec::{Component, Modality, ModelSpec};
 use hwfit_core::{Catalog, Device, DeviceCatalog, Precision, Workload};
 use hwfit_db::BenchmarkRecord;
 
@@ -127,10 +127,52 @@ fn runtime_of(record: &BenchmarkRecord) -> Result<Runtime, String> {
     })
 }
 
+/// The fields of a transformer stack that hwfit began recording after the first runner records
+/// (how a layer normalises and encodes positions: what eager runtimes dispatch).
+const LAYER_OPERATION_FIELDS: [&str; 4] = ["norm", "norms_per_layer", "qk_norm", "rotary"];
+
+/// A record's architecture, completed from the catalog's spec of the same model where the record
+/// was written before hwfit recorded a stack's layer operations (`LAYER_OPERATION_FIELDS`) and the
+/// catalog's spec has the same stacks.
+fn with_layer_operations(mut spec: ModelSpec, recorded: &serde_json::Value, known: Option<&ModelSpec>) -> ModelSpec {
+    let states_any = recorded["components"].as_array().is_some_and(|parts| {
+        parts
+            .iter()
+            .any(|p| LAYER_OPERATION_FIELDS.iter().any(|f| p.get(f).is_some()))
+    });
+    let Some(known) = known.filter(|_| !states_any) else {
+        return spec;
+    };
+    if spec.stacks().count() != known.stacks().count() {
+        return spec;
+    }
+    for (part, from) in spec
+        .components
+        .iter_mut()
+        .filter_map(|c| match c {
+            Component::Transformer(t) => Some(t),
+            _ => None,
+        })
+        .zip(known.stacks())
+    {
+        part.norm = from.norm;
+        part.norms_per_layer = from.norms_per_layer;
+        part.qk_norm = from.qk_norm;
+        part.rotary = from.rotary;
+    }
+    spec
+}
+
 /// The measurement a record describes, or why it cannot be trained on.
 pub fn step(record: &BenchmarkRecord, catalog: &Catalog, devices: &DeviceCatalog) -> Result<MeasuredStep, String> {
     let spec: ModelSpec = match &record.model_architecture {
-        Some(a) => serde_json::from_value(a.clone()).map_err(|e| format!("model_architecture: {e}"))?,
+        Some(a) => {
+            let spec = serde_json::from_value(a.clone()).map_err(|e| format!("model_architecture: {e}"))?;
+            let known = catalog
+                .lookup(&record.model_name)
+                .or_else(|| catalog.lookup_repackaged(&record.model_name));
+            with_layer_operations(spec, a, known.as_ref().map(|m| &m.spec))
+        }
         None => catalog
             .lookup(&record.model_name)
             .map(|m| m.spec.clone())

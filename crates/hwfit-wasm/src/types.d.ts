@@ -951,6 +951,8 @@ export interface NavigatorProbe {
     userAgentData: unknown;
 }
 
+export type Norm = "layer_norm" | "rms_norm";
+
 export type PerformanceRating = "high" | "medium" | "low" | "none";
 
 /** A prediction in brief (IPFS Accelerate's analysis cell). */
@@ -1610,6 +1612,15 @@ export interface TransformerStack {
     layers: number;
     /** Learned absolute position embeddings (0 for rotary/relative positions). */
     learnedPositions: number;
+    /** The normalisation each layer runs (from the config: `rms_norm_eps` vs `layer_norm_eps`). */
+    norm?: Norm;
+    /** Normalisations per layer besides any query/key norms (2; Gemma 2/3 wrap each block: 4). */
+    normsPerLayer?: number;
+    /**
+     * Normalised queries and keys before attention (Qwen3, OLMo 2, Gemma 3): two more norms a
+     * layer.
+     */
+    qkNorm?: boolean;
     /**
      * Of `layers`, those whose token mixer keeps a fixed-size state instead of a growing KV cache
      * (linear attention, state-space and convolution layers of hybrid models).
@@ -1617,6 +1628,8 @@ export interface TransformerStack {
     recurrentLayers?: number;
     /** Attention pattern. */
     role: StackRole;
+    /** Rotary position embeddings applied to queries and keys in every layer. */
+    rotary?: boolean;
     /** Inner width of the always-active shared experts in each mixture-of-experts layer (0: none). */
     sharedExpertSize?: number;
     /** Local (sliding-window or chunked) attention on some of the layers. */

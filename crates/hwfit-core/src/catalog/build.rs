@@ -5,7 +5,7 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
-use crate::spec::{Component, ConvNet, Modality, StackRole, TransformerStack};
+use crate::spec::{Component, ConvNet, Modality, Norm, StackRole, TransformerStack};
 
 /// A stack with the given shape and defaults: multi-head attention (kv = heads), head width
 /// hidden/heads, dense two-matrix feed-forward, no vocabulary, no learned positions.
@@ -32,6 +32,10 @@ pub fn stack(role: StackRole, input: Modality, layers: u32, hidden: u32, heads: 
         latent_attention: None,
         sliding_window: None,
         recurrent_layers: 0,
+        norm: Norm::LayerNorm,
+        norms_per_layer: 2,
+        qk_norm: false,
+        rotary: false,
     }
 }
 
@@ -59,6 +63,25 @@ impl TransformerStack {
     #[must_use]
     pub fn head_dim(mut self, head_dim: u32) -> Self {
         self.head_dim = head_dim;
+        self
+    }
+    /// Sets RMS normalisation and rotary positions (the Llama layer).
+    #[must_use]
+    pub fn rms_rotary(mut self) -> Self {
+        self.norm = Norm::RmsNorm;
+        self.rotary = true;
+        self
+    }
+    /// Sets rotary positions.
+    #[must_use]
+    pub fn rotary(mut self) -> Self {
+        self.rotary = true;
+        self
+    }
+    /// Sets the normalisations per layer (Gemma 2/3 normalise before and after each block: 4).
+    #[must_use]
+    pub fn norms_per_layer(mut self, norms: u32) -> Self {
+        self.norms_per_layer = norms;
         self
     }
     /// Makes the feed-forward gated (three matrices).
@@ -107,6 +130,7 @@ pub fn llama(layers: u32, hidden: u32, heads: u32, kv: u32, inter: u32, vocab: u
     stack(StackRole::Decoder, Modality::Text, layers, hidden, heads, inter)
         .kv(kv)
         .gated()
+        .rms_rotary()
         .vocab(vocab, tied)
 }
 
@@ -121,6 +145,9 @@ pub fn t5(d_model: u32, d_ff: u32, heads: u32, layers: u32, vocab: u32, gated: b
         enc = enc.gated();
         dec = dec.gated();
     }
+    // T5's `T5LayerNorm` is a root-mean-square norm.
+    enc.norm = Norm::RmsNorm;
+    dec.norm = Norm::RmsNorm;
     vec![enc.component(), dec.component()]
 }
 

@@ -273,6 +273,7 @@ fn text_generation() -> Vec<CatalogEntry> {
             2048,
             vec![stack(StackRole::Decoder, Modality::Text, 32, 2560, 32, 10240)
                 .vocab(51200, false)
+                .rotary()
                 .component()],
             HF,
         )
@@ -305,7 +306,10 @@ fn text_generation() -> Vec<CatalogEntry> {
             "google/gemma-2-2b",
             CausalLm,
             8192,
-            vec![llama(26, 2304, 8, 4, 9216, 256_000, true).head_dim(256).component()],
+            vec![llama(26, 2304, 8, 4, 9216, 256_000, true)
+                .head_dim(256)
+                .norms_per_layer(4)
+                .component()],
             HF,
         )
         .aliases(&["gemma-2-2b", "gemma 2 2b"]),
@@ -313,7 +317,10 @@ fn text_generation() -> Vec<CatalogEntry> {
             "google/gemma-2-9b",
             CausalLm,
             8192,
-            vec![llama(42, 3584, 16, 8, 14336, 256_000, true).head_dim(256).component()],
+            vec![llama(42, 3584, 16, 8, 14336, 256_000, true)
+                .head_dim(256)
+                .norms_per_layer(4)
+                .component()],
             HF,
         )
         .aliases(&["gemma-2-9b", "gemma 2 9b"]),
@@ -321,7 +328,10 @@ fn text_generation() -> Vec<CatalogEntry> {
             "google/gemma-2-27b",
             CausalLm,
             8192,
-            vec![llama(46, 4608, 32, 16, 36864, 256_000, true).head_dim(128).component()],
+            vec![llama(46, 4608, 32, 16, 36864, 256_000, true)
+                .head_dim(128)
+                .norms_per_layer(4)
+                .component()],
             HF,
         )
         .aliases(&["gemma-2-27b", "gemma 2 27b"]),

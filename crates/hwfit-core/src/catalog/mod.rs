@@ -230,7 +230,8 @@ impl Catalog {
     /// a format or quantization suffix (`-GGUF`, `-AWQ`, `-FP8`, `-4bit`, `-Q4_K_M`), a release date
     /// (`-2507`) or a variant (`-Instruct`, `-it`, `-pt`, `-Base`) over a catalog model: the same
     /// architecture. The answer's source says how the name was read.
-    fn lookup_repackaged(&self, name: &str) -> Option<ResolvedModel> {
+    #[must_use]
+    pub fn lookup_repackaged(&self, name: &str) -> Option<ResolvedModel> {
         const SUFFIXES: &[&str] = &[
             "gguf", "awq", "gptq", "fp8", "dynamic", "int4", "int8", "w4a16", "w8a8", "bnb", "4bit", "8bit", "mlx",
             "nvfp4", "mxfp4", "instruct", "it", "pt", "chat", "base", "hf", "unsloth", "i1", "imat", "imatrix",

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 
 use super::{need, HfConfig};
 use crate::catalog::build::{llama, stack};
-use crate::spec::{LatentAttention, Modality, SlidingWindow, StackRole, TransformerStack};
+use crate::spec::{LatentAttention, Modality, Norm, SlidingWindow, StackRole, TransformerStack};
 use crate::CoreError;
 
 /// Model types whose decoder ties its output projection to the input embedding unless told.
@@ -56,6 +56,25 @@ fn class_defaults(kind: &str) -> Option<&'static ClassDefaults> {
         _ => None,
     }
 }
+
+/// Model types whose attention normalises queries and keys per head (`q_norm`/`k_norm` in their
+/// `transformers` modelling code; no config field says so).
+const QK_NORMED: &[&str] = &[
+    "qwen3",
+    "qwen3_moe",
+    "qwen3_next",
+    "olmo2",
+    "olmo3",
+    "olmoe",
+    "gemma3",
+    "gemma3_text",
+    "gemma3n",
+    "gemma3n_text",
+];
+
+/// Model types that normalise before and after each attention and feed-forward block (four norms
+/// a layer: Gemma 2 and 3's `pre_`/`post_feedforward_layernorm`).
+const FOUR_NORMS: &[&str] = &["gemma2", "gemma3", "gemma3_text", "gemma3n", "gemma3n_text"];
 
 /// Model types whose feed-forward is a plain two-matrix MLP (GELU), not a gated one.
 const UNGATED: &[&str] = &["phi", "gpt_neox", "starcoder2", "falcon", "gpt_bigcode", "gptj"];
@@ -142,6 +161,7 @@ impl HfConfig {
             s.head_dim = m.qk_nope_head_dim + m.qk_rope_head_dim;
             s.latent_attention = Some(m);
         }
+        self.layer_operations(kind, &mut s);
         s.sliding_window = self.local_attention(kind, layers);
         s.recurrent_layers = self.recurrent_layers(layers);
         if self.use_bidirectional_attention == Some(true) {
@@ -149,6 +169,37 @@ impl HfConfig {
             s.role = StackRole::Encoder;
         }
         Ok(s)
+    }
+
+    /// The normalisation, query/key norms and position encoding of a decoder's layers: the config's
+    /// epsilon field names the norm (`rms_norm_eps` vs `layer_norm_eps`), its rotary fields the
+    /// positions; where the modelling code adds norms the config does not mention (Qwen3's query/key
+    /// norms, Gemma 2/3's norms after each block), the model type does.
+    fn layer_operations(&self, kind: &str, s: &mut TransformerStack) {
+        if self.rms_norm_eps.is_some() {
+            s.norm = Norm::RmsNorm;
+        } else if self
+            .layer_norm_eps
+            .or(self.layer_norm_epsilon)
+            .or(self.norm_epsilon)
+            .is_some()
+        {
+            s.norm = Norm::LayerNorm;
+        }
+        let rotary_fields = self.rope_theta.is_some()
+            || self.rope_parameters.is_some()
+            || self.rope_scaling.is_some()
+            || self.rotary_dim.is_some()
+            || self.rotary_pct.is_some()
+            || self.partial_rotary_factor.is_some();
+        s.rotary = s.learned_positions == 0 && (s.rotary || rotary_fields);
+        s.qk_norm = self
+            .use_qk_norm
+            .or(self.qk_layernorm)
+            .unwrap_or(QK_NORMED.contains(&kind));
+        if FOUR_NORMS.contains(&kind) {
+            s.norms_per_layer = 4;
+        }
     }
 
     /// The routed experts, if the config has more than one: count, how many a token picks, their

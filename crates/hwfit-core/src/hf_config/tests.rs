@@ -1,4 +1,5 @@
 use super::*;
+use crate::spec::Norm;
 use crate::Catalog;
 use alloc::string::ToString;
 
@@ -193,4 +194,39 @@ fn mistral3_classifies_as_vision_language() {
         "num_attention_heads": 4, "intermediate_size": 256, "image_size": 224, "patch_size": 16}}"#;
     let model = serde_json::from_str::<HfConfig>(json).unwrap().to_model(None).unwrap();
     assert_eq!(model.spec.subfamily, crate::Subfamily::VisionLanguage);
+}
+
+#[test]
+fn layer_operations_are_read_from_the_config_and_the_model_type() {
+    let stack = |name: &str| {
+        let model = Catalog::builtin().lookup(name).unwrap();
+        let first = model.spec.stacks().next().unwrap().clone();
+        first
+    };
+    let bert = stack("bert-base-uncased");
+    assert_eq!(
+        (bert.norm, bert.rotary, bert.qk_norm, bert.norms_per_layer),
+        (Norm::LayerNorm, false, false, 2)
+    );
+    let gpt2 = stack("gpt2");
+    assert_eq!((gpt2.norm, gpt2.rotary), (Norm::LayerNorm, false));
+    let llama = stack("meta-llama/Llama-3.2-1B-Instruct");
+    assert_eq!((llama.norm, llama.rotary, llama.qk_norm), (Norm::RmsNorm, true, false));
+    // Qwen3 and OLMo 2 normalise queries and keys (their modelling code; no config field says so).
+    let qwen3 = stack("Qwen/Qwen3-0.6B");
+    assert_eq!((qwen3.norm, qwen3.rotary, qwen3.qk_norm), (Norm::RmsNorm, true, true));
+    assert!(stack("allenai/OLMo-2-1124-7B").qk_norm);
+    // Gemma 3 normalises before and after each block.
+    let gemma3 = stack("google/gemma-3-1b-it");
+    assert_eq!((gemma3.norms_per_layer, gemma3.qk_norm), (4, true));
+    // Phi-2: layer norms (`layer_norm_eps`) with partial rotary positions.
+    let phi2 = HfConfig::deserialize_value(&serde_json::json!({
+        "model_type": "phi", "num_hidden_layers": 32, "hidden_size": 2560, "num_attention_heads": 32,
+        "intermediate_size": 10240, "vocab_size": 51200, "layer_norm_eps": 1e-5, "partial_rotary_factor": 0.4
+    }))
+    .unwrap()
+    .to_model(None)
+    .unwrap();
+    let phi2 = phi2.spec.stacks().next().unwrap().clone();
+    assert_eq!((phi2.norm, phi2.rotary), (Norm::LayerNorm, true));
 }

@@ -526,7 +526,7 @@ impl PerfModel {
         let host_costs = runtime_costs.map(|r| {
             HostCosts::new(
                 r,
-                operators::per_step(spec, req.workload),
+                operators::per_step_as(spec, req.workload, operators::Dispatch::of(runtime)),
                 round_sig(roofline_s * 1e3),
                 req.workload == Workload::TrainStep,
             )

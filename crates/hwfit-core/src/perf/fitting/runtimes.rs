@@ -124,7 +124,7 @@ impl RuntimeSample {
             tensor_s: cost.flops * tensor_share / (tf32_peak * 1e12),
             weight_s: cost.weight_bytes / bandwidth,
             streamed_s: (cost.bytes - cost.weight_bytes) / bandwidth,
-            operators: operators::per_step(spec, request.workload),
+            operators: operators::per_step_as(spec, request.workload, operators::Dispatch::of(runtime)),
             items: cost.items,
             measured,
         })
