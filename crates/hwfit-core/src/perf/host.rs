@@ -61,7 +61,8 @@ pub struct RuntimeCoefficients {
     pub memory: f64,
     /// Host time per operator, µs.
     pub operator_us: f64,
-    /// Fixed host time per step, ms.
+    /// Fixed host time per step of a model call (as `hwfit bench` times it: no pipeline or
+    /// `generate()` loop around it), ms.
     pub step_ms: f64,
     /// A training step's host time per counted operator over an inference step's: what autograd's
     /// engine, autocast's casts and the optimizer's per-tensor work add to the backward pass the

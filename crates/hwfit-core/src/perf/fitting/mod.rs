@@ -601,7 +601,8 @@ pub fn fit_model(data: &MeasuredData<'_>) -> Result<FitReport, CoreError> {
             &step.request,
             step.measured,
             &format!(
-                "hwfit bench, {runtime} on {} (data/measured/hwfit_bench_*.json)",
+                "{}{runtime} on {} (data/measured/hwfit_bench_*.json)",
+                runtimes::RUNNER_SOURCE,
                 step.device.name
             ),
             step.label.clone(),

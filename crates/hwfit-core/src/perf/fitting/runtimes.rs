@@ -13,11 +13,13 @@
 //! - the MLPerf Offline rows (TensorRT, batch 256) join the TensorRT rows as one more source;
 //! - per runtime and hardware type with at least [`MIN_SAMPLES`] rows from two devices and two
 //!   sources, minimise Σ (ln predicted − ln measured)² over the compute shares (16-bit and narrower
-//!   math; FP32) ∈ [0.005, 1], memory share ∈ [0.02, 1], host time per operator ∈ [0.1, 300] µs and
-//!   per step ∈ [0, 50] ms: a grid over compute (both shares equal), memory and operator cost picks
-//!   the start, Nelder–Mead in the logs (and ms) refines it, restarted once; where training rows
-//!   come from two sources or more, a training step's host cost per operator over an inference
-//!   step's ∈ [1, 10] joins (else 1) and Nelder–Mead refines all six from there;
+//!   math; FP32) ∈ [0.005, 1], memory share ∈ [0.02, 1], host time per operator ∈ [0.1, 300] µs,
+//!   where training rows come from two sources or more a training step's host cost per operator
+//!   over an inference step's ∈ [1, 10] (else 1), and per step ∈ [0, 50] ms: on accelerators one per
+//!   source (its harness), on CPUs one for all, profiled out at each trial of the others; a grid over
+//!   compute (both shares equal), memory and operator cost picks the start, Nelder–Mead in the logs
+//!   refines it, restarted once; predictions carry the runner records' per-step cost (a model call),
+//!   else the sources' median;
 //! - each source weighs √(its rows) in the fit: its rows share one harness and host, yet more rows
 //!   pin its costs down better than one;
 //! - accuracy per runtime: in-sample, leaving each source out and leaving each device out.
@@ -25,13 +27,14 @@
 use alloc::collections::BTreeSet;
 use alloc::format;
 use alloc::string::String;
+use alloc::vec;
 use alloc::vec::Vec;
 use serde::Serialize;
 
 use super::{invalid, Excluded, Residual};
 use crate::csv::{Cell, Table};
 use crate::perf::fit::{log_space, nelder_mead, round4, summarize, Accuracy, MIN_SAMPLES};
-use crate::perf::host::{device_seconds, HostCosts, RuntimeCoefficients};
+use crate::perf::host::{device_seconds, HostCosts, Processor, RuntimeCoefficients};
 use crate::perf::{operators, step_cost, tf32, Coefficients, PerfRequest, Runtime, WorkloadClass};
 use crate::spec::ModelSpec;
 use crate::{Catalog, CoreError, Device, DeviceCatalog, HardwareType, Precision, Workload};
@@ -144,6 +147,16 @@ impl RuntimeSample {
 
     fn log_error(&self, c: &RuntimeCoefficients) -> f64 {
         libm::log(self.predict(c) / self.measured)
+    }
+
+    /// The step's predicted time under `c` without its per-step cost (which adds to it), ms.
+    fn ms_before_step_cost(&self, c: &RuntimeCoefficients) -> f64 {
+        self.items * 1e3 / self.predict(c) - c.step_ms
+    }
+
+    /// The measured step's time, ms.
+    fn measured_ms(&self) -> f64 {
+        self.items * 1e3 / self.measured
     }
 
     /// |ln error| of the workload-class coefficients (the model without host costs: what a
@@ -351,15 +364,143 @@ fn sample(
     .map_err(|e| format!("{e}"))?))
 }
 
-fn loss(samples: &[&RuntimeSample], weights: &[f64], c: &RuntimeCoefficients) -> f64 {
-    samples
-        .iter()
-        .zip(weights)
-        .map(|(s, w)| {
-            let e = s.log_error(c);
-            w * e * e
-        })
-        .sum()
+/// The source prefix of the records `hwfit bench` takes: a model call timed after warm-up and
+/// synchronised, nothing around it — the step a prediction describes.
+pub(super) const RUNNER_SOURCE: &str = "hwfit bench, ";
+
+/// The samples of one fit, their weights and each source's rows.
+struct FitRows<'a> {
+    samples: &'a [&'a RuntimeSample],
+    weights: Vec<f64>,
+    /// ln of each sample's measured time, ms.
+    measured_ln_ms: Vec<f64>,
+    sources: Vec<(&'a str, Vec<usize>)>,
+}
+
+impl<'a> FitRows<'a> {
+    /// The rows of a fit with one per-step cost per source (`per_source`), or one for all.
+    fn new(samples: &'a [&'a RuntimeSample], per_source: bool) -> Self {
+        let sources = if per_source {
+            let names: BTreeSet<&str> = samples.iter().map(|s| s.source.as_str()).collect();
+            names
+                .into_iter()
+                .map(|name| {
+                    (
+                        name,
+                        (0..samples.len()).filter(|&i| samples[i].source == name).collect(),
+                    )
+                })
+                .collect()
+        } else {
+            vec![("all sources", (0..samples.len()).collect())]
+        };
+        Self {
+            samples,
+            weights: source_weights(samples),
+            measured_ln_ms: samples.iter().map(|s| libm::log(s.measured_ms())).collect(),
+            sources,
+        }
+    }
+
+    /// One source's weighted squared log errors when its steps, before the per-step cost, take
+    /// `before_ms` and the per-step cost is `step_ms`.
+    fn source_loss(&self, rows: &[usize], before_ms: &[f64], step_ms: f64) -> f64 {
+        rows.iter()
+            .map(|&i| {
+                let e = libm::log(before_ms[i] + step_ms) - self.measured_ln_ms[i];
+                self.weights[i] * e * e
+            })
+            .sum()
+    }
+
+    /// The per-step cost (ms) that fits one source's rows best, and their loss with it: the root of
+    /// the loss's derivative in [`STEP_MS_BOUNDS`] by Newton's method kept inside a shrinking
+    /// bracket (bisection where a Newton step would leave it), or a bound where the loss only
+    /// rises or only falls across them.
+    fn source_step(&self, rows: &[usize], before_ms: &[f64]) -> (f64, f64) {
+        const ITERATIONS: usize = 60;
+        const TOLERANCE_MS: f64 = 1e-6;
+        // The loss's first and second derivatives in the per-step cost (up to a factor 2).
+        let slopes = |step: f64| {
+            rows.iter().fold((0.0, 0.0), |(d1, d2), &i| {
+                let t = before_ms[i] + step;
+                let e = libm::log(t) - self.measured_ln_ms[i];
+                let w = self.weights[i];
+                (d1 + w * e / t, d2 + w * (1.0 - e) / (t * t))
+            })
+        };
+        let (mut lo, mut hi) = STEP_MS_BOUNDS;
+        let best = if slopes(lo).0 >= 0.0 {
+            lo
+        } else if slopes(hi).0 <= 0.0 {
+            hi
+        } else {
+            let mut step = f64::midpoint(lo, hi);
+            for _ in 0..ITERATIONS {
+                let (d1, d2) = slopes(step);
+                if d1 > 0.0 {
+                    hi = step;
+                } else {
+                    lo = step;
+                }
+                let newton = step - d1 / d2;
+                let next = if d2 > 0.0 && newton > lo && newton < hi {
+                    newton
+                } else {
+                    f64::midpoint(lo, hi)
+                };
+                let done = libm::fabs(next - step) < TOLERANCE_MS || hi - lo < TOLERANCE_MS;
+                step = next;
+                if done {
+                    break;
+                }
+            }
+            step
+        };
+        (best, self.source_loss(rows, before_ms, best))
+    }
+
+    /// Each sample's time before the per-step cost under the shared constants `p`, ms.
+    fn before_ms(&self, runtime: Runtime, hardware: HardwareType, p: [f64; 6]) -> Vec<f64> {
+        let c = with(runtime, hardware, p);
+        self.samples.iter().map(|s| s.ms_before_step_cost(&c)).collect()
+    }
+
+    /// The loss under the shared constants `p`, each source at its own best per-step cost.
+    fn loss(&self, runtime: Runtime, hardware: HardwareType, p: [f64; 6]) -> f64 {
+        let before = self.before_ms(runtime, hardware, p);
+        self.sources
+            .iter()
+            .map(|(_, rows)| self.source_step(rows, &before).1)
+            .sum()
+    }
+
+    /// The per-step cost a prediction carries: that of the runner's records (a model call and
+    /// nothing around it; the mean over its machines, weighted as the fit weighs them), else the
+    /// median of the sources' own.
+    fn model_call_step(&self, runtime: Runtime, hardware: HardwareType, p: [f64; 6]) -> f64 {
+        let before = self.before_ms(runtime, hardware, p);
+        let steps: Vec<(bool, f64, f64)> = self
+            .sources
+            .iter()
+            .map(|(name, rows)| {
+                let runner = name.starts_with(RUNNER_SOURCE);
+                (runner, self.source_step(rows, &before).0, libm::sqrt(rows.len() as f64))
+            })
+            .collect();
+        let weight: f64 = steps.iter().filter(|s| s.0).map(|s| s.2).sum();
+        if weight > 0.0 {
+            return steps.iter().filter(|s| s.0).map(|s| s.1 * s.2).sum::<f64>() / weight;
+        }
+        let mut all: Vec<f64> = steps.iter().map(|s| s.1).collect();
+        all.sort_by(f64::total_cmp);
+        let mid = all.len() / 2;
+        if all.len() % 2 == 1 {
+            all[mid]
+        } else {
+            f64::midpoint(all[mid - 1], all[mid])
+        }
+    }
 }
 
 /// Each sample's weight: 1 / √(the rows of its source). A source's rows share one harness, host
@@ -388,16 +529,25 @@ fn with(runtime: Runtime, hardware: HardwareType, p: [f64; 6]) -> RuntimeCoeffic
     }
 }
 
-/// Fits one runtime's coefficients to its samples: the five shared constants first (the training
-/// host factor at 1), then, where training rows come from two sources or more, all six from there.
+/// Fits one runtime's coefficients to its samples. On accelerators each source's per-step cost is its own — its
+/// harness: a timed model call, a pipeline with tokenisation, a `generate()` loop, a training
+/// script's data loading — profiled out at every trial of the shared constants (the compute shares,
+/// the memory share, the host cost per operator and, where training rows come from two sources or
+/// more, the training host factor), which are fitted across all sources: a grid over compute (both
+/// shares equal), memory and operator cost picks the start, Nelder–Mead refines it. The per-step
+/// cost kept is the model call's ([`FitRows::model_call_step`]).
 fn fit_one(runtime: Runtime, hardware: HardwareType, samples: &[&RuntimeSample]) -> RuntimeCoefficients {
     const GRID: usize = 10;
     let logs = |b: (f64, f64)| (libm::log(b.0), libm::log(b.1));
     let (compute_range, memory_range, operator_range) =
         (logs(COMPUTE_BOUNDS), logs(MEMORY_BOUNDS), logs(OPERATOR_US_BOUNDS));
-    let weights = source_weights(samples);
-    let six = |p: [f64; 5], train: f64| [p[0], p[1], p[2], p[3], p[4], train];
-    let objective = |p: [f64; 5]| loss(samples, &weights, &with(runtime, hardware, six(p, 0.0)));
+    // On a GPU the harness's own per-step work is host time outside the step model; on a CPU,
+    // where host and device are the same cores, one per-step cost for all sources predicts
+    // held-out sources better (docs/model.md).
+    let rows = FitRows::new(samples, Processor::of(hardware) == Processor::Accelerator);
+    // The shared constants: compute, memory, operator cost, FP32 compute, training factor.
+    let six = |p: [f64; 5]| [p[0], p[1], p[2], 0.0, p[3], p[4]];
+    let objective = |p: [f64; 5]| rows.loss(runtime, hardware, six(p));
     let mut best = ([0.0; 5], f64::INFINITY);
     for i in 0..GRID {
         for j in 0..GRID {
@@ -407,8 +557,8 @@ fn fit_one(runtime: Runtime, hardware: HardwareType, samples: &[&RuntimeSample])
                     compute,
                     libm::log(log_space(MEMORY_BOUNDS, j, GRID)),
                     libm::log(log_space(OPERATOR_US_BOUNDS, k, GRID)),
-                    0.0,
                     compute,
+                    0.0,
                 ];
                 let l = objective(p);
                 if l < best.1 {
@@ -417,39 +567,33 @@ fn fit_one(runtime: Runtime, hardware: HardwareType, samples: &[&RuntimeSample])
             }
         }
     }
+    let training: Vec<&RuntimeSample> = samples.iter().copied().filter(|s| s.training).collect();
+    // The training factor stays 1 (its lower bound) unless two sources' training rows pin it.
+    let train_range = if distinct(&training, |s| s.source.as_str()) >= 2 {
+        logs(TRAIN_HOST_FACTOR_BOUNDS)
+    } else {
+        (0.0, 0.0)
+    };
     let lo = [
         compute_range.0,
         memory_range.0,
         operator_range.0,
-        STEP_MS_BOUNDS.0,
         compute_range.0,
+        train_range.0,
     ];
     let hi = [
         compute_range.1,
         memory_range.1,
         operator_range.1,
-        STEP_MS_BOUNDS.1,
         compute_range.1,
+        train_range.1,
     ];
     let mut point = best.0;
     for _ in 0..2 {
-        point = nelder_mead(point, [0.3, 0.3, 0.3, 0.5, 0.3], lo, hi, objective);
+        point = nelder_mead(point, [0.3; 5], lo, hi, objective);
     }
-    let mut point = six(point, 0.0);
-    let training: Vec<&RuntimeSample> = samples.iter().copied().filter(|s| s.training).collect();
-    if distinct(&training, |s| s.source.as_str()) >= 2 {
-        let train_range = logs(TRAIN_HOST_FACTOR_BOUNDS);
-        let objective = |p: [f64; 6]| loss(samples, &weights, &with(runtime, hardware, p));
-        for _ in 0..2 {
-            point = nelder_mead(
-                point,
-                [0.3, 0.3, 0.3, 0.5, 0.3, 0.3],
-                six(lo, train_range.0),
-                six(hi, train_range.1),
-                objective,
-            );
-        }
-    }
+    let mut point = six(point);
+    point[3] = rows.model_call_step(runtime, hardware, point);
     let fitted = with(runtime, hardware, point);
     RuntimeCoefficients {
         compute: round4(fitted.compute),
