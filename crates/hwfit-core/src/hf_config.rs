@@ -56,6 +56,8 @@ pub struct HfConfig {
     pub rotary_pct: Option<f64>,
     pub partial_rotary_factor: Option<f64>,
     pub position_embedding_type: Option<String>,
+    /// JinaBERT's feed-forward (`"geglu"`: gated).
+    pub feed_forward_type: Option<String>,
     // mixture of experts (each family spells them its own way)
     pub num_local_experts: Option<u32>,
     #[serde(deserialize_with = "number_or_list")]
@@ -239,22 +241,21 @@ impl HfConfig {
         let heads = need(self.num_attention_heads.or(self.n_heads), "num_attention_heads", kind)?;
         let inter = self.intermediate_size.or(self.hidden_dim).unwrap_or(4 * hidden);
         let vocab = need(self.vocab_size, "vocab_size", kind)?;
-        let positions = if kind.starts_with("deberta") {
+        // DeBERTa's relative positions and JinaBERT's ALiBi biases keep no position table.
+        let position_type = self.position_embedding_type.as_deref().unwrap_or("absolute");
+        let positions = if kind.starts_with("deberta") || matches!(position_type, "alibi" | "rotary") {
             0
         } else {
             self.max_position_embeddings.unwrap_or(512)
         };
-        Ok(vec![stack(
-            StackRole::Encoder,
-            Modality::Text,
-            layers,
-            hidden,
-            heads,
-            inter,
-        )
-        .vocab(vocab, true)
-        .positions(positions)
-        .component()])
+        let mut encoder = stack(StackRole::Encoder, Modality::Text, layers, hidden, heads, inter)
+            .vocab(vocab, true)
+            .positions(positions);
+        if self.feed_forward_type.as_deref().is_some_and(|t| t.ends_with("glu")) {
+            encoder = encoder.gated();
+        }
+        encoder.rotary = position_type == "rotary";
+        Ok(vec![encoder.component()])
     }
 
     fn decoder(&self, kind: &str) -> Result<Vec<Component>, CoreError> {

@@ -200,6 +200,27 @@ fn stored_coefficients_are_the_fit_and_accuracy_is_reported() {
         .expect("PyTorch on CUDA has measurements");
     assert_eq!(pytorch["fitted"], true);
     assert!(pytorch["sources"].as_u64().unwrap() >= 5, "{pytorch}");
+    // Each source's harness has its own per-step cost; a prediction carries the model call's, a
+    // weighted mean of the runner records' machines.
+    let harness = pytorch["harness_costs"].as_array().unwrap();
+    assert_eq!(harness.len() as u64, pytorch["sources"].as_u64().unwrap());
+    let runner: Vec<f64> = harness
+        .iter()
+        .filter(|h| h["source"].as_str().unwrap().starts_with("hwfit bench, "))
+        .map(|h| h["step_ms"].as_f64().unwrap())
+        .collect();
+    let step = stored["runtimes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["runtime"] == "pytorch" && c["hardware"] == "cuda")
+        .unwrap()["step_ms"]
+        .as_f64()
+        .unwrap();
+    let (lo, hi) = runner
+        .iter()
+        .fold((f64::MAX, 0.0f64), |(l, h), &x| (l.min(x), h.max(x)));
+    assert!(runner.len() >= 2 && (lo..=hi).contains(&step), "{step} vs {runner:?}");
     let browser = &report["browser"];
     let right = browser["right_leave_one_source_out"].as_f64().unwrap();
     println!(

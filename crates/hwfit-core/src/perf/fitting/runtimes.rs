@@ -199,6 +199,23 @@ pub struct RuntimeAccuracy {
     pub leave_one_source_out: Accuracy,
     /// Each device's rows predicted by a fit without that device.
     pub leave_one_device_out: Accuracy,
+    /// Each source's own per-step cost under the fitted constants: what its harness adds to a
+    /// model call (accelerators; a prediction carries the runner records').
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub harness_costs: Vec<HarnessCost>,
+}
+
+/// What one source's harness costs a step.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct HarnessCost {
+    /// The source.
+    pub source: String,
+    /// Its rows.
+    pub rows: usize,
+    /// Its fitted per-step cost, ms.
+    pub step_ms: f64,
 }
 
 /// The runtime fits and their accuracy.
@@ -475,24 +492,27 @@ impl<'a> FitRows<'a> {
             .sum()
     }
 
+    /// Each source's (or, fitted as one, all sources') best per-step cost under the shared
+    /// constants `p`: the name, its rows and the cost in ms.
+    fn source_steps(&self, runtime: Runtime, hardware: HardwareType, p: [f64; 6]) -> Vec<(&'a str, usize, f64)> {
+        let before = self.before_ms(runtime, hardware, p);
+        self.sources
+            .iter()
+            .map(|(name, rows)| (*name, rows.len(), self.source_step(rows, &before).0))
+            .collect()
+    }
+
     /// The per-step cost a prediction carries: that of the runner's records (a model call and
     /// nothing around it; the mean over its machines, weighted as the fit weighs them), else the
     /// median of the sources' own.
     fn model_call_step(&self, runtime: Runtime, hardware: HardwareType, p: [f64; 6]) -> f64 {
-        let before = self.before_ms(runtime, hardware, p);
-        let steps: Vec<(bool, f64, f64)> = self
-            .sources
-            .iter()
-            .map(|(name, rows)| {
-                let runner = name.starts_with(RUNNER_SOURCE);
-                (runner, self.source_step(rows, &before).0, libm::sqrt(rows.len() as f64))
-            })
-            .collect();
-        let weight: f64 = steps.iter().filter(|s| s.0).map(|s| s.2).sum();
+        let steps = self.source_steps(runtime, hardware, p);
+        let runner = || steps.iter().filter(|s| s.0.starts_with(RUNNER_SOURCE));
+        let weight: f64 = runner().map(|s| libm::sqrt(s.1 as f64)).sum();
         if weight > 0.0 {
-            return steps.iter().filter(|s| s.0).map(|s| s.1 * s.2).sum::<f64>() / weight;
+            return runner().map(|s| s.2 * libm::sqrt(s.1 as f64)).sum::<f64>() / weight;
         }
-        let mut all: Vec<f64> = steps.iter().map(|s| s.1).collect();
+        let mut all: Vec<f64> = steps.iter().map(|s| s.2).collect();
         all.sort_by(f64::total_cmp);
         let mid = all.len() / 2;
         if all.len() % 2 == 1 {
@@ -501,6 +521,37 @@ impl<'a> FitRows<'a> {
             f64::midpoint(all[mid - 1], all[mid])
         }
     }
+}
+
+/// Whether a runtime on `hardware` fits a per-step cost per source: on a GPU the harness's own
+/// per-step work is host time outside the step model; on a CPU, where host and device are the same
+/// cores, one per-step cost for all sources predicts held-out sources better (docs/model.md).
+fn per_source_steps(hardware: HardwareType) -> bool {
+    Processor::of(hardware) == Processor::Accelerator
+}
+
+/// The fitted per-step cost of each source's harness under `c` (runtimes on accelerators).
+fn harness_costs(c: &RuntimeCoefficients, group: &[&RuntimeSample]) -> Vec<HarnessCost> {
+    if !per_source_steps(c.hardware) {
+        return Vec::new();
+    }
+    let p = [
+        libm::log(c.compute),
+        libm::log(c.memory),
+        libm::log(c.operator_us),
+        0.0,
+        libm::log(c.compute_fp32),
+        libm::log(c.train_step_host_factor),
+    ];
+    FitRows::new(group, true)
+        .source_steps(c.runtime, c.hardware, p)
+        .into_iter()
+        .map(|(source, rows, step_ms)| HarnessCost {
+            source: String::from(source),
+            rows,
+            step_ms: round4(step_ms),
+        })
+        .collect()
 }
 
 /// Each sample's weight: 1 / √(the rows of its source). A source's rows share one harness, host
@@ -541,10 +592,7 @@ fn fit_one(runtime: Runtime, hardware: HardwareType, samples: &[&RuntimeSample])
     let logs = |b: (f64, f64)| (libm::log(b.0), libm::log(b.1));
     let (compute_range, memory_range, operator_range) =
         (logs(COMPUTE_BOUNDS), logs(MEMORY_BOUNDS), logs(OPERATOR_US_BOUNDS));
-    // On a GPU the harness's own per-step work is host time outside the step model; on a CPU,
-    // where host and device are the same cores, one per-step cost for all sources predicts
-    // held-out sources better (docs/model.md).
-    let rows = FitRows::new(samples, Processor::of(hardware) == Processor::Accelerator);
+    let rows = FitRows::new(samples, per_source_steps(hardware));
     // The shared constants: compute, memory, operator cost, FP32 compute, training factor.
     let six = |p: [f64; 5]| [p[0], p[1], p[2], 0.0, p[3], p[4]];
     let objective = |p: [f64; 5]| rows.loss(runtime, hardware, six(p));
@@ -719,6 +767,7 @@ pub fn fit_and_validate(samples: &[RuntimeSample], class: &Coefficients) -> (Vec
             class_model: summarize(&group.iter().map(|s| s.class_error(class)).collect::<Vec<_>>()),
             leave_one_source_out: summarize(&held_out(own, &group, |s| s.source.as_str())),
             leave_one_device_out: summarize(&held_out(own, &group, |s| s.device_id.as_str())),
+            harness_costs: own.map_or_else(Vec::new, |c| harness_costs(c, &group)),
         });
     }
     (coefficients, RuntimeFit { runtimes, residuals })
