@@ -212,31 +212,33 @@ fn eager_conv_calls(layers: u32) -> u32 {
 /// Operators one step runs, as `dispatch` issues them.
 #[must_use]
 pub fn per_step_as(spec: &ModelSpec, workload: Workload, dispatch: Dispatch) -> u32 {
-    if dispatch == Dispatch::Kernels {
-        return per_step(spec, workload);
-    }
-    let stacks: u32 = stacks_run(spec, workload).map(eager_stack_calls).sum();
-    let rest: u32 = if workload == Workload::Decode {
-        0
-    } else {
-        spec.conv_nets().map(|c| eager_conv_calls(c.layers)).sum::<u32>() + 2 * dense_count(spec)
-    };
-    let forward = stacks + rest;
-    if workload == Workload::TrainStep {
-        3 * forward + with_weights(spec, workload)
-    } else {
-        forward
+    match dispatch {
+        Dispatch::Kernels => per_step(spec, workload),
+        Dispatch::Eager => step_operators(spec, workload, eager_stack_calls, eager_conv_calls),
     }
 }
 
 /// Operators one step runs as fused kernels.
 #[must_use]
 pub fn per_step(spec: &ModelSpec, workload: Workload) -> u32 {
-    let stacks: u32 = stacks_run(spec, workload).map(|s| stack_layer_operators(s) + 3).sum();
+    step_operators(spec, workload, |s| stack_layer_operators(s) + 3, conv_operators)
+}
+
+/// Operators of a step, given how many one stack and one convolutional network (by its layers)
+/// run: the stacks the workload runs, the networks and dense extras except in a decode step; a
+/// training step adds the backward pass (two operators per forward one) and an update per weight
+/// tensor.
+fn step_operators(
+    spec: &ModelSpec,
+    workload: Workload,
+    stack: impl Fn(&TransformerStack) -> u32,
+    conv: impl Fn(u32) -> u32,
+) -> u32 {
+    let stacks: u32 = stacks_run(spec, workload).map(stack).sum();
     let rest: u32 = if workload == Workload::Decode {
         0
     } else {
-        spec.conv_nets().map(|c| conv_operators(c.layers)).sum::<u32>() + 2 * dense_count(spec)
+        spec.conv_nets().map(|c| conv(c.layers)).sum::<u32>() + 2 * dense_count(spec)
     };
     let forward = stacks + rest;
     if workload == Workload::TrainStep {
