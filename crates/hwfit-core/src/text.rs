@@ -52,19 +52,6 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
     row[b.len()]
 }
 
-/// A name a request gives, refused when longer than [`crate::api::defaults::MAX_NAME_BYTES`].
-pub(crate) fn check_name_length(what: &'static str, name: &str) -> Result<(), crate::CoreError> {
-    let max = crate::api::defaults::MAX_NAME_BYTES;
-    if name.len() > max {
-        return Err(crate::CoreError::TooLarge {
-            what,
-            size: name.len(),
-            max,
-        });
-    }
-    Ok(())
-}
-
 /// A name as an id part: lower-case ASCII letters and digits, runs of anything else as one `-`
 /// (`NVIDIA Hopper Engineering Sample` → `nvidia-hopper-engineering-sample`).
 #[must_use]

@@ -54,6 +54,19 @@ pub fn sequence_length(
     (default, None)
 }
 
+/// A name a request gives, refused when longer than [`MAX_NAME_BYTES`].
+pub(crate) fn check_name_length(what: &'static str, name: &str) -> Result<(), crate::CoreError> {
+    let max = MAX_NAME_BYTES;
+    if name.len() > max {
+        return Err(crate::CoreError::TooLarge {
+            what,
+            size: name.len(),
+            max,
+        });
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -213,7 +213,7 @@ impl Catalog {
     /// Resolves a name: a catalog model, else an estimate read from the name (`-7b`, `-350m`,
     /// `base`, `large` …), else an [`CoreError::UnknownModel`] listing the closest catalog names.
     pub fn resolve(&self, name: &str) -> Result<ResolvedModel, CoreError> {
-        crate::text::check_name_length("model name", name)?;
+        crate::api::defaults::check_name_length("model name", name)?;
         if let Some(found) = self.lookup(name) {
             return Ok(found);
         }

