@@ -35,6 +35,16 @@ fn main() {
     database_index();
 }
 
+/// The positions of the named columns of a CSV file's header.
+fn columns<const N: usize>(headers: &csv::StringRecord, file: &str, names: [&str; N]) -> [usize; N] {
+    names.map(|name| {
+        headers
+            .iter()
+            .position(|h| h == name)
+            .unwrap_or_else(|| panic!("{file} has no '{name}' column"))
+    })
+}
+
 /// Writes `device_db_index.rs`: the byte range of each database row that adds a device (no curated
 /// id, an FP32 rate), and the name table of those rows, as static arrays.
 fn database_index() {
@@ -43,18 +53,10 @@ fn database_index() {
     let text = fs::read_to_string(&db).expect("data/device_db.csv is readable");
     let mut reader = csv::Reader::from_reader(text.as_bytes());
     let headers = reader.headers().expect("device_db.csv has a header").clone();
-    let column = |name: &str| {
-        headers
-            .iter()
-            .position(|h| h == name)
-            .unwrap_or_else(|| panic!("device_db.csv has no '{name}' column"))
-    };
-    let (id, name, aliases, curated, fp32) = (
-        column("id"),
-        column("name"),
-        column("aliases"),
-        column("curated_id"),
-        column("fp32_tflops"),
+    let [id, name, aliases, curated, fp32] = columns(
+        &headers,
+        "device_db.csv",
+        ["id", "name", "aliases", "curated_id", "fp32_tflops"],
     );
     let records: Vec<(usize, csv::StringRecord)> = reader
         .records()
@@ -138,18 +140,10 @@ fn model_configs() {
     println!("cargo:rerun-if-changed={}", dir.join("configs").display());
     let mut reader = csv::Reader::from_path(&manifest).expect("data/models/models.csv is readable");
     let headers = reader.headers().expect("models.csv has a header").clone();
-    let column = |name: &str| {
-        headers
-            .iter()
-            .position(|h| h == name)
-            .unwrap_or_else(|| panic!("models.csv has no '{name}' column"))
-    };
-    let (id, subfamily, aliases, config, source) = (
-        column("id"),
-        column("subfamily"),
-        column("aliases"),
-        column("config"),
-        column("config_source"),
+    let [id, subfamily, aliases, config, source] = columns(
+        &headers,
+        "models.csv",
+        ["id", "subfamily", "aliases", "config", "config_source"],
     );
     let mut table = String::from("&[\n");
     for row in reader.records() {
