@@ -15,8 +15,8 @@ use super::Device;
 pub(crate) struct DeviceList {
     rows: Rows,
     exact: ExactNames,
-    /// The token table: compiled in for the bundled database, else built when first needed (most
-    /// names people give are exact).
+    /// The token table of a list read at once, built when first needed (most names people give are
+    /// exact); the bundled database's is compiled in (`BundledRows::tokens`).
     tokens: OnceBox<TokenTable>,
     /// Each device's names, read on first use.
     keys: Vec<OnceBox<DeviceKeys>>,
@@ -42,6 +42,8 @@ struct BundledRows {
     /// Each row's device, parsed on first use (`None`: the row is not a device hwfit can predict on,
     /// as [`super::database::parse`] leaves it out).
     parsed: Vec<OnceBox<Option<Device>>>,
+    /// The rows' token table, written by the build script.
+    tokens: TokenTable,
 }
 
 fn names_of(devices: &[Device]) -> impl Iterator<Item = NamesOf<'_>> {
@@ -79,18 +81,19 @@ impl DeviceList {
                 header_end: bundled.header_end,
                 rows: bundled.rows,
                 parsed: empty_cells(bundled.rows.len()),
+                tokens: TokenTable {
+                    tokens: Cow::Borrowed(bundled.tokens),
+                    token_ends: Cow::Borrowed(bundled.token_ends),
+                    holder_starts: Cow::Borrowed(bundled.holder_starts),
+                    holders: Cow::Borrowed(bundled.holders),
+                },
             }),
             exact: ExactNames {
                 keys: Cow::Borrowed(bundled.keys),
                 key_ends: Cow::Borrowed(bundled.key_ends),
                 key_devices: Cow::Borrowed(bundled.key_devices),
             },
-            tokens: preset(TokenTable {
-                tokens: Cow::Borrowed(bundled.tokens),
-                token_ends: Cow::Borrowed(bundled.token_ends),
-                holder_starts: Cow::Borrowed(bundled.holder_starts),
-                holders: Cow::Borrowed(bundled.holders),
-            }),
+            tokens: OnceBox::new(),
         }
     }
 
@@ -151,16 +154,15 @@ impl DeviceList {
         &self.exact
     }
 
-    /// The token table (built now if it was not).
+    /// The token table (a read list's built now if it was not).
     pub(crate) fn tokens(&self) -> &TokenTable {
-        self.tokens.get_or_init(|| {
-            Box::new(match &self.rows {
-                Rows::Read(devices) => TokenTable::build(names_of(devices)),
-                // Compiled in: set when the list was made.
-                #[cfg(feature = "device-db")]
-                Rows::Bundled(_) => TokenTable::default(),
-            })
-        })
+        match &self.rows {
+            Rows::Read(devices) => self
+                .tokens
+                .get_or_init(|| Box::new(TokenTable::build(names_of(devices)))),
+            #[cfg(feature = "device-db")]
+            Rows::Bundled(bundled) => &bundled.tokens,
+        }
     }
 
     /// The devices, where they were read at once (the curated list, a database loaded at run time).
@@ -214,6 +216,7 @@ impl Clone for DeviceList {
                 header_end: b.header_end,
                 rows: b.rows,
                 parsed: empty_cells(b.rows.len()),
+                tokens: b.tokens.clone(),
             }),
         };
         Self {
