@@ -24,9 +24,10 @@ pub const PUBLIC_MEASUREMENTS: MeasuredData<'static> = MeasuredData {
 
 /// `hwfit bench`'s measurements, per runtime and machine, in hwfit's export format (file name,
 /// text): this project's CI machine kind (2-core AMD EPYC VM; tract, ONNX Runtime, PyTorch on the
-/// CPU), and GPU machines (PyTorch on NVIDIA H200s and H100s; ONNX Runtime on the H200's 16-core
-/// Xeon host). The default model's training data, and each runtime's rows in its step-model fit.
-pub const RUNNER_MEASUREMENTS: [(&str, &str); 9] = [
+/// CPU), and GPU machines (PyTorch on NVIDIA H200s and H100s; ONNX Runtime, tract, PyTorch and
+/// llama.cpp on the H200 machines' 16-core Xeon hosts). The default model's training data, and each
+/// runtime's rows in its step-model fit (llama.cpp's join its llama-bench rows).
+pub const RUNNER_MEASUREMENTS: [(&str, &str); 13] = [
     (
         "hwfit_bench_tract_cpu.json",
         include_str!("../../../data/measured/hwfit_bench_tract_cpu.json"),
@@ -62,6 +63,22 @@ pub const RUNNER_MEASUREMENTS: [(&str, &str); 9] = [
     (
         "hwfit_bench_onnxruntime_cpu_xeon16.json",
         include_str!("../../../data/measured/hwfit_bench_onnxruntime_cpu_xeon16.json"),
+    ),
+    (
+        "hwfit_bench_pytorch_cuda_h200_fp16.json",
+        include_str!("../../../data/measured/hwfit_bench_pytorch_cuda_h200_fp16.json"),
+    ),
+    (
+        "hwfit_bench_tract_cpu_xeon16.json",
+        include_str!("../../../data/measured/hwfit_bench_tract_cpu_xeon16.json"),
+    ),
+    (
+        "hwfit_bench_pytorch_cpu_xeon16.json",
+        include_str!("../../../data/measured/hwfit_bench_pytorch_cpu_xeon16.json"),
+    ),
+    (
+        "hwfit_bench_llamacpp_cpu_xeon16.json",
+        include_str!("../../../data/measured/hwfit_bench_llamacpp_cpu_xeon16.json"),
     ),
 ];
 

@@ -181,12 +181,25 @@ fn stored_coefficients_are_the_fit_and_accuracy_is_reported() {
             "runtime step model {} on {}: {} rows, {} devices, {} sources",
             r["runtime"], r["hardware"], r["rows"], r["devices"], r["sources"]
         );
+        let median = |k: &str| r[k]["median_abs_log_error"].as_f64().unwrap();
+        let held_out_beats_class = |k: &str| r[k]["samples"].as_u64().unwrap() > 0 && median(k) < median("class_model");
+        let beats = held_out_beats_class("leave_one_source_out") || held_out_beats_class("leave_one_device_out");
         if r["fitted"] == true {
+            // A runtime keeps coefficients of its own only where they predict held-out rows better
+            // than the class model.
+            assert!(beats, "{r}");
             println!(
                 "{what}: in-sample {}; leave-one-source-out {}; leave-one-device-out {}",
                 share(&r["in_sample"]),
                 share(&r["leave_one_source_out"]),
                 share(&r["leave_one_device_out"])
+            );
+        } else if r["leave_one_device_out"]["samples"].as_u64().unwrap() > 0 {
+            assert!(!beats, "{r}");
+            println!(
+                "{what}: its own fit predicts held-out rows worse than the class model (leave-one-device-out {} against {}): class coefficients",
+                share(&r["leave_one_device_out"]),
+                share(&r["class_model"])
             );
         } else {
             println!("{what}: too few for a fit of its own (6 rows from 2 devices and 2 sources)");

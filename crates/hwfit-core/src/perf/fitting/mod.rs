@@ -558,7 +558,15 @@ pub fn fit_model(data: &MeasuredData<'_>) -> Result<FitReport, CoreError> {
     let cpus = DeviceCatalog::bundled()?;
     #[cfg(not(feature = "device-db"))]
     let cpus = DeviceCatalog::builtin();
-    let (steps, steps_excluded) = measured_steps(data, &catalog, &curated, &cpus)?;
+    let (mut steps, steps_excluded) = measured_steps(data, &catalog, &curated, &cpus)?;
+    // llama.cpp keeps the class coefficients: the llama-bench runs `hwfit bench` recorded (on the
+    // machine it measured) join the public llama-bench rows.
+    steps.extend(
+        data.runner_steps
+            .iter()
+            .filter(|s| s.request.runtime.is_some_and(|r| runtimes::CLASS_RUNTIMES.contains(&r)))
+            .cloned(),
+    );
     let dataset = Dataset {
         samples: samples(&steps)?,
         excluded: steps_excluded,

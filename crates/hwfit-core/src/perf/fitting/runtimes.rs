@@ -189,7 +189,9 @@ pub struct RuntimeAccuracy {
     pub devices: usize,
     /// Distinct sources.
     pub sources: usize,
-    /// Whether the rows were enough for coefficients of its own.
+    /// Whether it has coefficients of its own: rows enough for a fit (see [`fit_runtimes`]), and the
+    /// fit predicts held-out rows — leaving a source or a device out — better than the class model
+    /// does (else its questions keep the class coefficients; the figures show the fit that lost).
     pub fitted: bool,
     /// On the rows fitted.
     pub in_sample: Accuracy,
@@ -732,18 +734,34 @@ fn held_out(own: Option<&RuntimeCoefficients>, group: &[&RuntimeSample], key: fn
     errors
 }
 
-/// Fits every runtime and reports how well each predicts.
+/// Whether a fit's held-out error (its median |ln error|) is below the class model's on the same rows.
+fn beats(held_out: &Accuracy, class: &Accuracy) -> bool {
+    held_out.samples > 0 && held_out.median_abs_log_error < class.median_abs_log_error
+}
+
+/// Fits every runtime and reports how well each predicts. A runtime keeps its own coefficients only
+/// where they predict rows they were not fitted on better than the workload-class coefficients do
+/// (leaving a source or a device out): one that does not — its machines' costs do not carry from
+/// one to the next — is answered by the class model, and the report says so (`fitted: false`, the
+/// held-out figures of the fit that lost).
 #[must_use]
 pub fn fit_and_validate(samples: &[RuntimeSample], class: &Coefficients) -> (Vec<RuntimeCoefficients>, RuntimeFit) {
-    let coefficients = fit_runtimes(samples);
+    let candidates = fit_runtimes(samples);
+    let mut coefficients = Vec::new();
     let mut runtimes = Vec::new();
     let mut residuals = Vec::new();
     for ((runtime, hardware), group) in groups(samples) {
-        let own = coefficients
+        let candidate = candidates
             .iter()
             .find(|c| c.runtime == runtime && c.hardware == hardware);
+        let class_model = summarize(&group.iter().map(|s| s.class_error(class)).collect::<Vec<_>>());
+        let leave_one_source_out = summarize(&held_out(candidate, &group, |s| s.source.as_str()));
+        let leave_one_device_out = summarize(&held_out(candidate, &group, |s| s.device_id.as_str()));
+        let own = candidate
+            .filter(|_| beats(&leave_one_source_out, &class_model) || beats(&leave_one_device_out, &class_model));
+        coefficients.extend(own.cloned());
         let in_sample: Vec<f64> =
-            own.map_or_else(Vec::new, |c| group.iter().map(|s| libm::fabs(s.log_error(c))).collect());
+            candidate.map_or_else(Vec::new, |c| group.iter().map(|s| libm::fabs(s.log_error(c))).collect());
         if let Some(c) = own {
             residuals.extend(group.iter().map(|s| {
                 let predicted = s.predict(c);
@@ -764,9 +782,9 @@ pub fn fit_and_validate(samples: &[RuntimeSample], class: &Coefficients) -> (Vec
             sources: distinct(&group, |s| s.source.as_str()),
             fitted: own.is_some(),
             in_sample: summarize(&in_sample),
-            class_model: summarize(&group.iter().map(|s| s.class_error(class)).collect::<Vec<_>>()),
-            leave_one_source_out: summarize(&held_out(own, &group, |s| s.source.as_str())),
-            leave_one_device_out: summarize(&held_out(own, &group, |s| s.device_id.as_str())),
+            class_model,
+            leave_one_source_out,
+            leave_one_device_out,
             harness_costs: own.map_or_else(Vec::new, |c| harness_costs(c, &group)),
         });
     }
