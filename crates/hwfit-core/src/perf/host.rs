@@ -6,7 +6,8 @@
 //! fraction of that) plus `step_ms` (framework entry, synchronisation, the output's copy back). The
 //! device part runs the operators one after another ([`device_seconds`]): the matrix products at
 //! the larger of their FLOPs and weight reads, plus the other operators' streamed bytes, at the
-//! runtime's achieved shares of peak compute and bandwidth.
+//! runtime's achieved shares of peak compute and bandwidth (a training step's × the runtime's
+//! training device factor).
 //!
 //! How the two add up depends on where the kernels run:
 //! - **accelerator** (GPU, NPU): the host enqueues kernels asynchronously and the device runs them
@@ -70,6 +71,12 @@ pub struct RuntimeCoefficients {
     /// or more; 1 (the count's own assumption) elsewhere.
     #[serde(default = "one")]
     pub train_step_host_factor: f64,
+    /// A training step's device time over what its FLOPs and bytes take at the runtime's shares
+    /// (forward + backward at 3 × the forward FLOPs, weights, gradients and optimizer state
+    /// streamed once): what the backward pass's transposed products, the activations it re-reads
+    /// and autocast's casts add. Fitted where training rows come from two sources or more; 1 elsewhere.
+    #[serde(default = "one")]
+    pub train_step_device_factor: f64,
     /// What the constants were fitted on (measurements, devices, sources).
     pub fitted_on: String,
 }
@@ -172,6 +179,7 @@ mod tests {
             operator_us: 20.0,
             step_ms: 1.0,
             train_step_host_factor: 2.0,
+            train_step_device_factor: 1.0,
             fitted_on: String::new(),
         }
     }

@@ -508,8 +508,13 @@ impl PerfModel {
         let weight_t = cost.weight_bytes / (device.memory_bandwidth_gbs * 1e9) / eff.memory;
         // Runtimes with host costs run operator by operator: matrix products and the streaming
         // operators between them add up (see `host::device_seconds`).
-        let roofline_s = if runtime_costs.is_some() {
-            host::device_seconds(compute_t, weight_t, memory_t - weight_t)
+        let roofline_s = if let Some(r) = runtime_costs {
+            let training = if req.workload == Workload::TrainStep {
+                r.train_step_device_factor
+            } else {
+                1.0
+            };
+            host::device_seconds(compute_t, weight_t, memory_t - weight_t) * training
         } else {
             libm::fmax(compute_t, memory_t)
         };

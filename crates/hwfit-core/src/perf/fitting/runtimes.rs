@@ -15,14 +15,16 @@
 //!   sources, minimise Σ (ln predicted − ln measured)² over the compute shares (16-bit and narrower
 //!   math; FP32) ∈ [0.005, 1], memory share ∈ [0.02, 1], host time per operator ∈ [0.1, 300] µs,
 //!   where training rows come from two sources or more a training step's host cost per operator
-//!   over an inference step's ∈ [1, 10] (else 1), and per step ∈ [0, 50] ms: on accelerators one per
+//!   over an inference step's ∈ [1, 10] and its device time over its FLOPs' and bytes' ∈ [1, 10]
+//!   (else 1 each), and per step ∈ [0, 50] ms: on accelerators one per
 //!   source (its harness), on CPUs one for all, profiled out at each trial of the others; a grid over
 //!   compute (both shares equal), memory and operator cost picks the start, Nelder–Mead in the logs
 //!   refines it, restarted once; predictions carry the runner records' per-step cost (a model call),
 //!   else the sources' median;
 //! - each source weighs √(its rows) in the fit: its rows share one harness and host, yet more rows
 //!   pin its costs down better than one;
-//! - accuracy per runtime: in-sample, leaving each source out and leaving each device out.
+//! - accuracy per runtime: in-sample, leaving each source out and leaving each device out; a fit
+//!   that predicts neither held-out set better than the class coefficients is not kept.
 
 use alloc::collections::BTreeSet;
 use alloc::format;
@@ -48,6 +50,8 @@ const MEMORY_BOUNDS: (f64, f64) = (0.02, 1.0);
 const OPERATOR_US_BOUNDS: (f64, f64) = (0.1, 300.0);
 const STEP_MS_BOUNDS: (f64, f64) = (0.0, 50.0);
 const TRAIN_HOST_FACTOR_BOUNDS: (f64, f64) = (1.0, 10.0);
+/// A training step's device factor: at least the count's own assumption.
+const TRAIN_DEVICE_FACTOR_BOUNDS: (f64, f64) = (1.0, 10.0);
 
 /// One measurement of a runtime reduced to what its step model needs.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -141,7 +145,8 @@ impl RuntimeSample {
             self.compute_s / compute + self.tensor_s / c.compute,
             self.weight_s / c.memory,
             self.streamed_s / c.memory,
-        ) * 1e3;
+        ) * 1e3
+            * if self.training { c.train_step_device_factor } else { 1.0 };
         self.items / (HostCosts::new(c, self.operators, device_ms, self.training).total_ms() / 1e3)
     }
 
@@ -480,13 +485,13 @@ impl<'a> FitRows<'a> {
     }
 
     /// Each sample's time before the per-step cost under the shared constants `p`, ms.
-    fn before_ms(&self, runtime: Runtime, hardware: HardwareType, p: [f64; 6]) -> Vec<f64> {
+    fn before_ms(&self, runtime: Runtime, hardware: HardwareType, p: [f64; 7]) -> Vec<f64> {
         let c = with(runtime, hardware, p);
         self.samples.iter().map(|s| s.ms_before_step_cost(&c)).collect()
     }
 
     /// The loss under the shared constants `p`, each source at its own best per-step cost.
-    fn loss(&self, runtime: Runtime, hardware: HardwareType, p: [f64; 6]) -> f64 {
+    fn loss(&self, runtime: Runtime, hardware: HardwareType, p: [f64; 7]) -> f64 {
         let before = self.before_ms(runtime, hardware, p);
         self.sources
             .iter()
@@ -496,7 +501,7 @@ impl<'a> FitRows<'a> {
 
     /// Each source's (or, fitted as one, all sources') best per-step cost under the shared
     /// constants `p`: the name, its rows and the cost in ms.
-    fn source_steps(&self, runtime: Runtime, hardware: HardwareType, p: [f64; 6]) -> Vec<(&'a str, usize, f64)> {
+    fn source_steps(&self, runtime: Runtime, hardware: HardwareType, p: [f64; 7]) -> Vec<(&'a str, usize, f64)> {
         let before = self.before_ms(runtime, hardware, p);
         self.sources
             .iter()
@@ -507,7 +512,7 @@ impl<'a> FitRows<'a> {
     /// The per-step cost a prediction carries: that of the runner's records (a model call and
     /// nothing around it; the mean over its machines, weighted as the fit weighs them), else the
     /// median of the sources' own.
-    fn model_call_step(&self, runtime: Runtime, hardware: HardwareType, p: [f64; 6]) -> f64 {
+    fn model_call_step(&self, runtime: Runtime, hardware: HardwareType, p: [f64; 7]) -> f64 {
         let steps = self.source_steps(runtime, hardware, p);
         let runner = || steps.iter().filter(|s| s.0.starts_with(RUNNER_SOURCE));
         let weight: f64 = runner().map(|s| libm::sqrt(s.1 as f64)).sum();
@@ -544,6 +549,7 @@ fn harness_costs(c: &RuntimeCoefficients, group: &[&RuntimeSample]) -> Vec<Harne
         0.0,
         libm::log(c.compute_fp32),
         libm::log(c.train_step_host_factor),
+        libm::log(c.train_step_device_factor),
     ];
     FitRows::new(group, true)
         .source_steps(c.runtime, c.hardware, p)
@@ -568,7 +574,7 @@ fn source_weights(samples: &[&RuntimeSample]) -> Vec<f64> {
         .collect()
 }
 
-fn with(runtime: Runtime, hardware: HardwareType, p: [f64; 6]) -> RuntimeCoefficients {
+fn with(runtime: Runtime, hardware: HardwareType, p: [f64; 7]) -> RuntimeCoefficients {
     RuntimeCoefficients {
         runtime,
         hardware,
@@ -578,6 +584,7 @@ fn with(runtime: Runtime, hardware: HardwareType, p: [f64; 6]) -> RuntimeCoeffic
         operator_us: libm::exp(p[2]),
         step_ms: p[3],
         train_step_host_factor: libm::exp(p[5]),
+        train_step_device_factor: libm::exp(p[6]),
         fitted_on: String::new(),
     }
 }
@@ -595,10 +602,11 @@ fn fit_one(runtime: Runtime, hardware: HardwareType, samples: &[&RuntimeSample])
     let (compute_range, memory_range, operator_range) =
         (logs(COMPUTE_BOUNDS), logs(MEMORY_BOUNDS), logs(OPERATOR_US_BOUNDS));
     let rows = FitRows::new(samples, per_source_steps(hardware));
-    // The shared constants: compute, memory, operator cost, FP32 compute, training factor.
-    let six = |p: [f64; 5]| [p[0], p[1], p[2], 0.0, p[3], p[4]];
-    let objective = |p: [f64; 5]| rows.loss(runtime, hardware, six(p));
-    let mut best = ([0.0; 5], f64::INFINITY);
+    // The shared constants: compute, memory, operator cost, FP32 compute, the training host and
+    // device factors.
+    let seven = |p: [f64; 6]| [p[0], p[1], p[2], 0.0, p[3], p[4], p[5]];
+    let objective = |p: [f64; 6]| rows.loss(runtime, hardware, seven(p));
+    let mut best = ([0.0; 6], f64::INFINITY);
     for i in 0..GRID {
         for j in 0..GRID {
             for k in 0..GRID {
@@ -609,6 +617,7 @@ fn fit_one(runtime: Runtime, hardware: HardwareType, samples: &[&RuntimeSample])
                     libm::log(log_space(OPERATOR_US_BOUNDS, k, GRID)),
                     compute,
                     0.0,
+                    0.0,
                 ];
                 let l = objective(p);
                 if l < best.1 {
@@ -618,31 +627,33 @@ fn fit_one(runtime: Runtime, hardware: HardwareType, samples: &[&RuntimeSample])
         }
     }
     let training: Vec<&RuntimeSample> = samples.iter().copied().filter(|s| s.training).collect();
-    // The training factor stays 1 (its lower bound) unless two sources' training rows pin it.
-    let train_range = if distinct(&training, |s| s.source.as_str()) >= 2 {
-        logs(TRAIN_HOST_FACTOR_BOUNDS)
+    // The training factors stay 1 (their lower bound) unless two sources' training rows pin them.
+    let (host_range, device_range) = if distinct(&training, |s| s.source.as_str()) >= 2 {
+        (logs(TRAIN_HOST_FACTOR_BOUNDS), logs(TRAIN_DEVICE_FACTOR_BOUNDS))
     } else {
-        (0.0, 0.0)
+        ((0.0, 0.0), (0.0, 0.0))
     };
     let lo = [
         compute_range.0,
         memory_range.0,
         operator_range.0,
         compute_range.0,
-        train_range.0,
+        host_range.0,
+        device_range.0,
     ];
     let hi = [
         compute_range.1,
         memory_range.1,
         operator_range.1,
         compute_range.1,
-        train_range.1,
+        host_range.1,
+        device_range.1,
     ];
     let mut point = best.0;
     for _ in 0..2 {
-        point = nelder_mead(point, [0.3; 5], lo, hi, objective);
+        point = nelder_mead(point, [0.3; 6], lo, hi, objective);
     }
-    let mut point = six(point);
+    let mut point = seven(point);
     point[3] = rows.model_call_step(runtime, hardware, point);
     let fitted = with(runtime, hardware, point);
     RuntimeCoefficients {
@@ -652,6 +663,7 @@ fn fit_one(runtime: Runtime, hardware: HardwareType, samples: &[&RuntimeSample])
         operator_us: round4(fitted.operator_us),
         step_ms: round4(fitted.step_ms),
         train_step_host_factor: round4(fitted.train_step_host_factor),
+        train_step_device_factor: round4(fitted.train_step_device_factor),
         fitted_on: format!(
             "{} measurements, {} devices, {} sources (data/measured/: {})",
             samples.len(),
@@ -844,6 +856,7 @@ mod tests {
             operator_us: 20.0,
             step_ms: 0.5,
             train_step_host_factor: 2.5,
+            train_step_device_factor: 1.5,
             fitted_on: String::new(),
         };
         let mut samples = Vec::new();
@@ -852,10 +865,12 @@ mod tests {
             (1e-2, 1e-3, 200),
             (1e-4, 5e-3, 900),
             (5e-2, 1e-2, 900),
-            (1e-6, 1e-5, 60),
+            (5e-2, 1e-5, 60),
             (2e-3, 1e-2, 400),
             (1e-1, 2e-2, 3000),
             (3e-4, 3e-4, 3000),
+            (2e-2, 5e-3, 100),
+            (3e-2, 1e-2, 200),
         ]
         .into_iter()
         .enumerate()
@@ -888,7 +903,12 @@ mod tests {
         assert!(report.runtimes[0].in_sample.median_abs_log_error < 0.02, "{report:?}");
         assert!((fitted[0].operator_us - 20.0).abs() < 2.0, "{:?}", fitted[0]);
         assert!((fitted[0].train_step_host_factor - 2.5).abs() < 0.25, "{:?}", fitted[0]);
-        // Training rows from one source alone leave the factor at the count's assumption.
+        assert!(
+            (fitted[0].train_step_device_factor - 1.5).abs() < 0.15,
+            "{:?}",
+            fitted[0]
+        );
+        // Training rows from one source alone leave the factors at the count's assumption.
         for s in samples.iter_mut().filter(|s| s.training) {
             s.source = String::from("s0");
         }
@@ -897,7 +917,8 @@ mod tests {
             &crate::perf::PerfModel::builtin().unwrap().coefficients().clone(),
         );
         assert!(
-            (fitted[0].train_step_host_factor - 1.0).abs() < 1e-12,
+            (fitted[0].train_step_host_factor - 1.0).abs() < 1e-12
+                && (fitted[0].train_step_device_factor - 1.0).abs() < 1e-12,
             "{:?}",
             fitted[0]
         );
