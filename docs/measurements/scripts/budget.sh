@@ -3,7 +3,7 @@
 #   . budget.sh DEFAULT_SECONDS HWFIT_BINARY OUT_DIR [SECONDS]
 #
 # sets H (the binary), OUT, DB (one SQLite file for every record), LOG and DEADLINE (in $SECONDS,
-# SECONDS or DEFAULT_SECONDS from now), and defines `say`, `step` and `machine_facts`.
+# SECONDS or DEFAULT_SECONDS from now), and defines `say`, `step`, `machine_facts` and `llama_ggufs`.
 set -u
 H=$2
 OUT=$3
@@ -48,4 +48,17 @@ machine_facts() {
     timeout 60 "$H" detect --json --no-cache >"$OUT/detect.json" 2>>"$LOG"
     say "exit $?"
     export HWFIT_DETECTION=$OUT/detect.json
+}
+
+# llama_ggufs LLAMA_DIR: Llama-3.2-1B-Instruct as F16, Q4_0 and Q8_0 GGUF files in LLAMA_DIR, written
+# from its config.json with random weights (random_gguf.py) and quantized by LLAMA_DIR/llama-quantize.
+llama_ggufs() {
+    local ll=$1 m=crates/hwfit-core/data/models/configs/meta-llama__Llama-3.2-1B-Instruct.json
+    ldd "$ll/llama-bench" | grep -q "not found" && export LD_LIBRARY_PATH=$PWD/$ll/lib
+    say "gguf"
+    timeout 60 python3 "$(dirname "${BASH_SOURCE[0]}")/random_gguf.py" "$m" "$ll/Llama-3.2-1B-Instruct-F16.gguf" --gguf-py "$ll/gguf-py" >>"$LOG" 2>&1
+    for q in Q4_0 Q8_0; do
+        timeout 40 "$ll/llama-quantize" "$ll/Llama-3.2-1B-Instruct-F16.gguf" "$ll/Llama-3.2-1B-Instruct-$q.gguf" $q 16 >>"$LOG" 2>&1
+    done
+    say "gguf done"
 }

@@ -31,14 +31,8 @@ step 40 "${B[@]}" --precision fp32 --model "$M/meta-llama__Llama-3.1-8B-Instruct
 
 # The host's CPU: llama.cpp on every core and on 1, 4, 8 of them (Llama-3.2-1B, Q4_0 / Q8_0 / F16).
 if [ -x "$LL/llama-bench" ]; then
-    ldd "$LL/llama-bench" | grep -q "not found" && export LD_LIBRARY_PATH=$PWD/$LL/lib
+    llama_ggufs "$LL"
     ldd "$LL/llama-bench" >>"$OUT/env.txt" 2>&1
-    say "gguf"
-    timeout 60 python3 "$(dirname "$0")/random_gguf.py" "$M/meta-llama__Llama-3.2-1B-Instruct.json" "$LL/Llama-3.2-1B-Instruct-F16.gguf" --gguf-py "$LL/gguf-py" >>"$LOG" 2>&1
-    for q in Q4_0 Q8_0; do
-        timeout 40 "$LL/llama-quantize" "$LL/Llama-3.2-1B-Instruct-F16.gguf" "$LL/Llama-3.2-1B-Instruct-$q.gguf" $q 16 >>"$LOG" 2>&1
-    done
-    say "gguf done"
     L=("$H" bench --database "$DB" --no-microbenchmark --hardware cpu --runtime llama.cpp --llama-bench "$LL/llama-bench")
     step 45 "${L[@]}" --threads 16 --seq-lengths 128,512 --model "$LL/Llama-3.2-1B-Instruct-Q4_0.gguf" --model "$LL/Llama-3.2-1B-Instruct-Q8_0.gguf"
     step 25 "${L[@]}" --threads 16 --seq-lengths 128 --model "$LL/Llama-3.2-1B-Instruct-F16.gguf"

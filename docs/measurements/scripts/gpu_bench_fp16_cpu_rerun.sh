@@ -9,14 +9,8 @@ LL=${5:-.dev/llama}
 M=crates/hwfit-core/data/models/configs
 F=tests/fixtures/hf_configs
 lscpu >"$OUT/env.txt" 2>&1
-ldd "$LL/llama-bench" | grep -q "not found" && export LD_LIBRARY_PATH=$PWD/$LL/lib
 
-say "gguf"
-timeout 60 python3 "$(dirname "$0")/random_gguf.py" "$M/meta-llama__Llama-3.2-1B-Instruct.json" "$LL/Llama-3.2-1B-Instruct-F16.gguf" --gguf-py "$LL/gguf-py" >>"$LOG" 2>&1
-for q in Q4_0 Q8_0; do
-    timeout 40 "$LL/llama-quantize" "$LL/Llama-3.2-1B-Instruct-F16.gguf" "$LL/Llama-3.2-1B-Instruct-$q.gguf" $q 16 >>"$LOG" 2>&1
-done
-say "gguf done"
+llama_ggufs "$LL"
 L=("$H" bench --database "$DB" --no-microbenchmark --hardware cpu --runtime llama.cpp --llama-bench "$LL/llama-bench")
 step 30 "${L[@]}" --threads 16 --seq-lengths 128,512 --model "$LL/Llama-3.2-1B-Instruct-Q4_0.gguf" --model "$LL/Llama-3.2-1B-Instruct-Q8_0.gguf"
 step 15 "${L[@]}" --threads 8 --seq-lengths 128 --model "$LL/Llama-3.2-1B-Instruct-Q4_0.gguf"

@@ -53,6 +53,20 @@ fn arguments(args: &BenchArgs, model: &Path, threads: usize, prompt: bool) -> Ve
     a
 }
 
+/// Names each record's model by the catalog entry its GGUF file's name stands for
+/// (`Llama-3.2-1B-Instruct-Q4_0` → `meta-llama/Llama-3.2-1B-Instruct`), so the records join the fits
+/// as they are; a file the catalog does not know keeps its name (the file is in `host.model_file`).
+fn name_models(records: &mut [BenchmarkRecord], catalog: &hwfit_core::Catalog) {
+    for r in records {
+        if let Some(m) = catalog
+            .lookup(&r.model_name)
+            .or_else(|| catalog.lookup_repackaged(&r.model_name))
+        {
+            r.model_name = m.spec.name;
+        }
+    }
+}
+
 /// Runs llama-bench on every model (GGUF files) and returns the run's context and records.
 pub fn run(
     args: &BenchArgs,
@@ -122,6 +136,25 @@ pub fn run(
         bail!("llama-bench printed a test hwfit refuses ({}: {})", bad.at, bad.reason);
     }
     let mut records = read.records;
+    name_models(&mut records, &hwfit_core::Catalog::builtin());
     let context = super::context_of_records("llama.cpp", &mut records, detection, threads, false)?;
     Ok((context, records))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gguf_file_names_become_catalog_models() {
+        let mut records = vec![
+            BenchmarkRecord::new("Llama-3.2-1B-Instruct-Q4_0", "cpu", "llama.cpp", "test"),
+            BenchmarkRecord::new("Qwen3-30B-A3B-UD-Q4_K_XL", "cpu", "llama.cpp", "test"),
+            BenchmarkRecord::new("my-own-finetune", "cpu", "llama.cpp", "test"),
+        ];
+        name_models(&mut records, &hwfit_core::Catalog::builtin());
+        let names: Vec<&str> = records.iter().map(|r| r.model_name.as_str()).collect();
+        assert_eq!(names[0], "meta-llama/Llama-3.2-1B-Instruct");
+        assert_eq!(names[2], "my-own-finetune");
+    }
 }
