@@ -86,6 +86,17 @@ const fn one() -> f64 {
 }
 
 impl RuntimeCoefficients {
+    /// What a step's device time is multiplied by: [`Self::train_step_device_factor`] for a
+    /// training step, 1 for inference.
+    #[must_use]
+    pub fn device_time_factor(&self, training: bool) -> f64 {
+        if training {
+            self.train_step_device_factor
+        } else {
+            1.0
+        }
+    }
+
     /// The achieved share of the compute peak at `precision`.
     #[must_use]
     pub fn compute_share(&self, precision: Precision) -> f64 {

@@ -509,12 +509,8 @@ impl PerfModel {
         // Runtimes with host costs run operator by operator: matrix products and the streaming
         // operators between them add up (see `host::device_seconds`).
         let roofline_s = if let Some(r) = runtime_costs {
-            let training = if req.workload == Workload::TrainStep {
-                r.train_step_device_factor
-            } else {
-                1.0
-            };
-            host::device_seconds(compute_t, weight_t, memory_t - weight_t) * training
+            host::device_seconds(compute_t, weight_t, memory_t - weight_t)
+                * r.device_time_factor(req.workload == Workload::TrainStep)
         } else {
             libm::fmax(compute_t, memory_t)
         };

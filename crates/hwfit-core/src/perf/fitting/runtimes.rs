@@ -146,7 +146,7 @@ impl RuntimeSample {
             self.weight_s / c.memory,
             self.streamed_s / c.memory,
         ) * 1e3
-            * if self.training { c.train_step_device_factor } else { 1.0 };
+            * c.device_time_factor(self.training);
         self.items / (HostCosts::new(c, self.operators, device_ms, self.training).total_ms() / 1e3)
     }
 
