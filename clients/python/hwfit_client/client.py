@@ -414,6 +414,7 @@ class HardwareSelectionClient:
         distributed: Optional[bool] = None,
         gpu_count: Optional[int] = None,
         model_config: Optional[ModelConfig] = None,
+        threads: Optional[int] = None,
     ) -> JsonDict:
         """``POST /hardware/select``: the best hardware for one model.
 
@@ -432,6 +433,8 @@ class HardwareSelectionClient:
             gpu_count: GPUs for the distributed plan.
             model_config: a Hugging Face ``config.json`` (a dict, or the file's path)
                 to read the architecture from instead of the catalog.
+            threads: threads the run uses on a CPU candidate (llama.cpp's ``-t``);
+                omitted: every core.
 
         Returns:
             ``{model_family, model_name, model_size, model_size_category, batch_size,
@@ -453,6 +456,7 @@ class HardwareSelectionClient:
                 "distributed": distributed,
                 "gpu_count": gpu_count,
                 "model_config": _model_config(model_config),
+                "threads": threads,
             },
         )
 
@@ -541,6 +545,7 @@ class HardwareSelectionClient:
         model_config: Optional[ModelConfig] = None,
         device_spec: Optional[Mapping[str, Any]] = None,
         runtime: Optional[str] = None,
+        threads: Optional[int] = None,
     ) -> JsonDict:
         """``POST /performance/predict``: throughput, latency and memory per hardware.
 
@@ -558,6 +563,10 @@ class HardwareSelectionClient:
             runtime: the runtime to predict for (``llama.cpp``, ``tensorrt``, ``vllm``,
                 ``pytorch`` (eager), ``pytorch-compiled``, ``onnxruntime``, ...); omitted: the
                 best-documented one per target.
+            threads: threads the run uses on a CPU target (llama.cpp's ``-t``,
+                ``torch.set_num_threads``); fewer than its cores compute and read at the part
+                of the CPU they use (the device is named ``... (4 of 96 cores)``); omitted:
+                every core.
 
         Returns:
             ``{model_name, ..., "predictions": {<hw>: {throughput, latency, memory_usage, source,
@@ -582,6 +591,7 @@ class HardwareSelectionClient:
                 "workload": workload,
                 "model_config": _model_config(model_config),
                 "runtime": runtime,
+                "threads": threads,
             },
         )
 

@@ -362,6 +362,16 @@ class PerformanceTests(ServerTest):
         r = self.client.predict_performance("gpt2", "cuda", runtime="pytorch")
         self.assertEqual(r["predictions"]["cuda"]["runtime"], "pytorch")
 
+    def test_predict_performance_on_part_of_a_cpu(self) -> None:
+        whole = self.client.predict_performance("Llama 3 8B", devices="EPYC 9654", precision="q4_k_m")
+        part = self.client.predict_performance("Llama 3 8B", devices="EPYC 9654", precision="q4_k_m", threads=4)
+        p = part["predictions"]["amd-epyc-9654"]
+        self.assertEqual(p["device"], "AMD EPYC 9654 (Genoa) (4 of 96 cores)")
+        self.assertLess(p["throughput"], whole["predictions"]["amd-epyc-9654"]["throughput"])
+        with self.assertRaises(HwfitError) as raised:
+            self.client.predict_performance("gpt2", devices="H100 SXM", threads=8)
+        self.assertIn("no target is a CPU", str(raised.exception))
+
     def test_get_distributed_config(self) -> None:
         r = self.client.get_distributed_config("gpt2", 8, 16)
         for key in (

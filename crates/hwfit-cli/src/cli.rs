@@ -399,6 +399,15 @@ pub struct StepArgs {
     pub seq_length: Option<u32>,
 }
 
+/// How a CPU target runs.
+#[derive(Debug, Args)]
+pub struct ThreadsArg {
+    /// Threads the run uses on a CPU target (llama.cpp's -t; default: every core): fewer compute
+    /// and read at the part of the CPU they use.
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub threads: Option<u32>,
+}
+
 /// Arguments of `hwfit predict`.
 #[derive(Debug, Args)]
 pub struct PredictArgs {
@@ -408,6 +417,8 @@ pub struct PredictArgs {
     pub step: StepArgs,
     #[command(flatten)]
     pub targets: TargetArgs,
+    #[command(flatten)]
+    pub cpu: ThreadsArg,
     #[command(flatten)]
     pub detection: DetectionArgs,
     /// inference or training (training predicts a train step).
@@ -434,6 +445,8 @@ pub struct SelectArgs {
     pub step: StepArgs,
     #[command(flatten)]
     pub targets: TargetArgs,
+    #[command(flatten)]
+    pub cpu: ThreadsArg,
     #[command(flatten)]
     pub detection: DetectionArgs,
     /// inference or training.
@@ -462,6 +475,8 @@ pub struct BatchArgs {
     pub step: StepArgs,
     #[command(flatten)]
     pub targets: TargetArgs,
+    #[command(flatten)]
+    pub cpu: ThreadsArg,
     #[command(flatten)]
     pub detection: DetectionArgs,
     /// inference or training.

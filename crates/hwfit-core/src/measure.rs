@@ -121,6 +121,7 @@ pub fn measured_device(identity: MeasuredIdentity, m: &Measurement) -> Device {
         profile: DeviceProfile::Measured,
         architecture: None,
         gpu_cores: None,
+        cpu_cores: None,
         memory_options_gb: Vec::new(),
         released: None,
         measured_as: Vec::new(),

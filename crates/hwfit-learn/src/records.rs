@@ -219,6 +219,7 @@ pub fn step(record: &BenchmarkRecord, catalog: &Catalog, devices: &DeviceCatalog
         device,
         request,
         measured: record.throughput.ok_or("no throughput")?,
+        threads: None,
         label: format!(
             "{} {} b{} s{} {} on {} ({})",
             record.model_name,

@@ -113,6 +113,8 @@ export interface BatchSelectRequest {
     sequenceLength?: number | null;
     /** IPFS Accelerate's task type. */
     taskType?: TaskType | null;
+    /** Threads the run uses on a CPU candidate (default: every core), as in [`PredictRequest`]. */
+    threads?: number | null;
 }
 
 /** Recommendations per batch size. */
@@ -416,6 +418,11 @@ export interface Device {
     architecture?: string | null;
     /** Market class (`datacenter_gpu`, `consumer_gpu`, `apple_soc`, `server_cpu`, `browser` …). */
     class: string;
+    /**
+     * A CPU's physical cores, where known: what a run on fewer threads divides (see
+     * [`Device::on_threads`]).
+     */
+    cpuCores?: number | null;
     /** Dense peak throughput per precision. */
     denseTflops: DenseTflops;
     /** GPU cores, where a product is sold in several core counts (Apple: `M3 Pro 14-core GPU`). */
@@ -453,6 +460,8 @@ export type DeviceProfile = "catalog" | "measured";
 
 /** A device by its numbers. Every figure is validated: finite, positive and within a physical range. */
 export interface DeviceSpec {
+    /** A CPU's physical cores (what a request's `threads` divides). */
+    cpuCores?: number | null;
     /** Dense peak TFLOP/s per precision (TOPS for int8); `fp32` is required. */
     denseTflops: SpecRates;
     /** The back-end it runs through (`cuda`, `rocm`, `mps`, `cpu`, `openvino`, `webgpu`, `wasm` …). */
@@ -1126,6 +1135,11 @@ export interface PredictRequest {
     /** Tokens per sequence, the KV context for decode (default 128, at most the model's positions). */
     sequenceLength?: number | null;
     /**
+     * Threads the run uses on a CPU target (llama.cpp's `-t`, `torch.set_num_threads`; default:
+     * every core): fewer than its cores compute and read at the part of the CPU they use.
+     */
+    threads?: number | null;
+    /**
      * `forward`, `prefill`, `decode` or `train-step` (default: decode for text generators, forward
      * otherwise; `train-step` in training mode).
      */
@@ -1398,6 +1412,8 @@ export interface SelectRequest {
     sequenceLength?: number | null;
     /** IPFS Accelerate's task type (a training task implies training mode). */
     taskType?: TaskType | null;
+    /** Threads the run uses on a CPU candidate (default: every core), as in [`PredictRequest`]. */
+    threads?: number | null;
 }
 
 /** The answer. */

@@ -25,6 +25,7 @@ pub fn run(args: &PredictArgs) -> Result<()> {
         batch_size: args.step.batch_size,
         sequence_length: args.step.seq_length,
         runtime: args.runtime,
+        threads: args.cpu.threads,
     };
     let answer = detection::ask(&hwfit, &request, &args.detection)?;
     if args.json {

@@ -100,6 +100,7 @@ pub fn run(args: &SelectArgs) -> Result<()> {
         task_type: args.task_type,
         distributed: args.distributed.is_some(),
         gpu_count: args.distributed.unwrap_or(1),
+        threads: args.cpu.threads,
     };
     let selection = detection::ask(&hwfit, &request, &args.detection)?;
     if args.json {
@@ -131,6 +132,7 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
         batch_size: args.step.batch_size,
         sequence_length: args.step.seq_length,
         task_type: None,
+        threads: args.cpu.threads,
     };
     let answer = detection::ask(&hwfit, &request, &args.detection)?;
     if args.json {

@@ -6,7 +6,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use super::targets::{keys, resolve_candidates, HardwareList};
+use super::targets::{keys, on_threads, resolve_candidates, HardwareList};
 use super::{defaults, Hwfit};
 use crate::perf::RuntimeOption;
 use crate::plan::distributed::{plan_distributed, DistributedConfig, DistributedInput};
@@ -48,6 +48,9 @@ pub struct PredictRequest {
     /// The runtime to predict for (default: the best-documented one for each target's hardware
     /// type and the workload, see `Runtime::default_for`).
     pub runtime: Option<Runtime>,
+    /// Threads the run uses on a CPU target (llama.cpp's `-t`, `torch.set_num_threads`; default:
+    /// every core): fewer than its cores compute and read at the part of the CPU they use.
+    pub threads: Option<u32>,
 }
 
 impl Default for PredictRequest {
@@ -65,6 +68,7 @@ impl Default for PredictRequest {
             batch_size: defaults::BATCH_SIZE,
             sequence_length: None,
             runtime: None,
+            threads: None,
         }
     }
 }
@@ -197,6 +201,8 @@ pub struct SelectRequest {
     pub distributed: bool,
     /// GPUs for a distributed plan (default 1).
     pub gpu_count: u32,
+    /// Threads the run uses on a CPU candidate (default: every core), as in [`PredictRequest`].
+    pub threads: Option<u32>,
 }
 
 impl Default for SelectRequest {
@@ -215,6 +221,7 @@ impl Default for SelectRequest {
             task_type: None,
             distributed: false,
             gpu_count: 1,
+            threads: None,
         }
     }
 }
@@ -269,6 +276,8 @@ pub struct BatchSelectRequest {
     pub sequence_length: Option<u32>,
     /// IPFS Accelerate's task type.
     pub task_type: Option<TaskType>,
+    /// Threads the run uses on a CPU candidate (default: every core), as in [`PredictRequest`].
+    pub threads: Option<u32>,
 }
 
 impl Default for BatchSelectRequest {
@@ -283,6 +292,7 @@ impl Default for BatchSelectRequest {
             batch_size: defaults::BATCH_SIZE,
             sequence_length: None,
             task_type: None,
+            threads: None,
         }
     }
 }
@@ -431,12 +441,16 @@ impl Hwfit {
     /// Predicts one step of the request on every target.
     pub fn predict(&self, req: &PredictRequest, local: &[Candidate]) -> Result<PredictAnswer, CoreError> {
         let model = self.resolve_model(&req.model_name, req.model_config.as_ref(), req.model_family)?;
-        let targets = resolve_candidates(
-            &self.devices,
-            &req.hardware,
-            &req.devices,
-            req.device_spec.as_ref(),
-            local,
+        let targets = on_threads(
+            resolve_candidates(
+                &self.devices,
+                &req.hardware,
+                &req.devices,
+                req.device_spec.as_ref(),
+                local,
+            )?,
+            req.threads,
+            &self.perf,
         )?;
         let workload = workload_of(&model.spec, req.mode, req.workload);
         let (sequence_length, note) =
@@ -505,12 +519,16 @@ impl Hwfit {
     /// Selects the hardware to run a model on, ranked by predicted performance.
     pub fn select(&self, req: &SelectRequest, local: &[Candidate]) -> Result<Selection, CoreError> {
         let model = self.resolve_model(&req.model_name, req.model_config.as_ref(), req.model_family)?;
-        let candidates = resolve_candidates(
-            &self.devices,
-            &req.hardware,
-            &req.devices,
-            req.device_spec.as_ref(),
-            local,
+        let candidates = on_threads(
+            resolve_candidates(
+                &self.devices,
+                &req.hardware,
+                &req.devices,
+                req.device_spec.as_ref(),
+                local,
+            )?,
+            req.threads,
+            &self.perf,
         )?;
         let (sequence_length, note) =
             defaults::sequence_length(req.sequence_length, defaults::SEQUENCE_LENGTH, &model.spec);
@@ -575,6 +593,7 @@ impl Hwfit {
                     batch_size: req.batch_size,
                     sequence_length: req.sequence_length,
                     task_type: req.task_type,
+                    threads: req.threads,
                     ..SelectRequest::default()
                 },
                 local,

@@ -151,6 +151,36 @@ pub fn resolve_candidates<S: AsRef<str>>(
     Ok(out)
 }
 
+/// `candidates` with each CPU run on `threads` threads ([`crate::Device::on_threads`], at the fitted
+/// per-core bandwidth); a thread count with no CPU among the candidates is refused.
+pub(crate) fn on_threads(
+    candidates: Vec<Candidate>,
+    threads: Option<u32>,
+    perf: &crate::perf::PerfModel,
+) -> Result<Vec<Candidate>, CoreError> {
+    let Some(threads) = threads else {
+        return Ok(candidates);
+    };
+    if !candidates.iter().any(|c| c.device.hardware_type == HardwareType::Cpu) {
+        return Err(CoreError::InvalidRequest(alloc::format!(
+            "threads: {threads} threads describe a CPU run, and no target is a CPU"
+        )));
+    }
+    let per_core = perf
+        .coefficients()
+        .cpu_core_bandwidth_gbs
+        .ok_or(CoreError::MissingCoefficients)?;
+    candidates
+        .into_iter()
+        .map(|mut c| {
+            if c.device.hardware_type == HardwareType::Cpu {
+                c.device = c.device.on_threads(threads, per_core)?;
+            }
+            Ok(c)
+        })
+        .collect()
+}
+
 /// A concrete device or hardware type in a request that names one (`compatible`, `distributed`).
 pub(crate) fn one_candidate(
     catalog: &DeviceCatalog,

@@ -310,6 +310,7 @@ impl GpuFacts {
             profile: DeviceProfile::Catalog,
             architecture: Some(architecture.to_string()),
             gpu_cores: None,
+            cpu_cores: None,
             memory_options_gb: Vec::new(),
             released: None,
             measured_as: Vec::new(),

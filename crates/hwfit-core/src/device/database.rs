@@ -312,6 +312,9 @@ fn entry(row: &Row<'_>) -> Result<Option<DatabaseEntry>, CoreError> {
             profile: DeviceProfile::Catalog,
             architecture: (!architecture.is_empty()).then(|| architecture.to_string()),
             gpu_cores: gpu_cores.filter(|c| *c > 0),
+            cpu_cores: (kind == "cpu")
+                .then(|| count(row.number(const { col("compute_units") }).ok().flatten()))
+                .filter(|c| *c > 0),
             memory_options_gb,
             released: Some(row.text(const { col("released") }).to_string()).filter(|r| !r.is_empty()),
             measured_as: Vec::new(),

@@ -10,6 +10,7 @@ mod name_table;
 mod names;
 mod resolve;
 mod spec;
+mod threads;
 
 use list::{DeviceList, Lookup};
 
@@ -163,6 +164,10 @@ pub struct Device {
     /// GPU cores, where a product is sold in several core counts (Apple: `M3 Pro 14-core GPU`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub gpu_cores: Option<u32>,
+    /// A CPU's physical cores, where known: what a run on fewer threads divides (see
+    /// [`Device::on_threads`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_cores: Option<u32>,
     /// The memory sizes the product is sold with, where several (`memory_gb` is the largest).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub memory_options_gb: Vec<f64>,
@@ -275,6 +280,7 @@ fn merge(curated: &mut [Device], entries: Vec<database::DatabaseEntry>) -> Resul
         }
         device.architecture = device.architecture.take().or(row.architecture);
         device.gpu_cores = device.gpu_cores.or(row.gpu_cores);
+        device.cpu_cores = device.cpu_cores.or(row.cpu_cores);
         device.released = device.released.take().or(row.released);
         for alias in core::iter::once(row.name).chain(row.aliases) {
             if !device.aliases.contains(&alias) && device.name != alias {

@@ -32,6 +32,9 @@ pub struct DeviceSpec {
     /// Thermal design power in W.
     #[serde(default)]
     pub tdp_w: Option<f64>,
+    /// A CPU's physical cores (what a request's `threads` divides).
+    #[serde(default)]
+    pub cpu_cores: Option<u32>,
 }
 
 /// A spec's peak rates: [`DenseTflops`] as a request reads it (camelCase in the npm package).
@@ -125,6 +128,16 @@ impl DeviceSpec {
             profile: DeviceProfile::Catalog,
             architecture: None,
             gpu_cores: None,
+            cpu_cores: match self.cpu_cores {
+                Some(0) => {
+                    return Err(CoreError::InvalidNumber {
+                        field: "device_spec.cpu_cores",
+                        value: String::from("0"),
+                        reason: "must be at least 1",
+                    })
+                }
+                cores => cores,
+            },
             memory_options_gb: Vec::new(),
             released: None,
             measured_as: Vec::new(),

@@ -246,6 +246,7 @@ pub fn fit(samples: &[Sample], fitted_on: &str) -> Coefficients {
     Coefficients {
         browser: None,
         runtimes: Vec::new(),
+        cpu_core_bandwidth_gbs: None,
         generate: fit_class(&of(WorkloadClass::Generate)),
         forward: fit_class(&of(WorkloadClass::Forward)),
         fitted_on: String::from(fitted_on),

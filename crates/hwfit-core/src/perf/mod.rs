@@ -112,6 +112,10 @@ pub struct Coefficients {
     /// that runtime on that hardware.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub runtimes: Vec<RuntimeCoefficients>,
+    /// The memory bandwidth one busy CPU core reads at most, GB/s: what a run on fewer threads
+    /// than cores reads at ([`Device::on_threads`]), fitted to such runs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_core_bandwidth_gbs: Option<f64>,
 }
 
 /// How specific the coefficients behind a prediction are.
@@ -678,7 +682,7 @@ enum Learned {
 }
 
 /// Rounds to 5 significant digits, so tiny throughputs stay positive and snapshots stay stable.
-fn round_sig(x: f64) -> f64 {
+pub(crate) fn round_sig(x: f64) -> f64 {
     if x == 0.0 || !x.is_finite() {
         return x;
     }

@@ -42,6 +42,7 @@ pub fn cpu_device(report: &DetectionReport, threads: usize) -> Result<Device> {
             int8: None,
         },
         tdp_w: None,
+        cpu_cores: None,
     };
     let mut device = spec.to_device()?;
     device.class = String::from("host");
