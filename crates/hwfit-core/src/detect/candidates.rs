@@ -126,7 +126,12 @@ pub fn candidates(report: &DetectionReport, catalog: &DeviceCatalog, calibrate: 
     };
     for d in &report.devices {
         match profile_of(report, d, catalog, calibrate) {
-            Ok(device) => {
+            Ok(mut device) => {
+                // The host's cores, as the OS counts them, where the device does not say (a
+                // measured profile): what a question's `threads` divides.
+                if device.hardware_type == HardwareType::Cpu {
+                    device.cpu_cores = device.cpu_cores.or(report.cpu.physical_cores.filter(|c| *c > 0));
+                }
                 let same = out
                     .candidates
                     .iter()
@@ -161,6 +166,9 @@ mod tests {
         assert_eq!(found.candidates.len(), 1, "{:?}", found.skipped);
         assert_eq!(found.candidates[0].key, "cpu");
         assert!(found.candidates[0].device.id.starts_with("measured-"));
+        // The host's physical cores go with its CPU, so a question's `threads` can divide it.
+        assert_eq!(found.candidates[0].device.cpu_cores, report.cpu.physical_cores);
+        assert!(report.cpu.physical_cores.is_some());
         let none = DetectionReport {
             devices: Vec::new(),
             ..report
