@@ -438,19 +438,32 @@ fn workload_of(spec: &crate::ModelSpec, mode: Mode, workload: Option<Workload>) 
 }
 
 impl Hwfit {
+    /// The targets a question names (or this machine's devices), each CPU as the question's
+    /// `threads` use it.
+    fn targets(
+        &self,
+        hardware: &HardwareList,
+        devices: &[String],
+        spec: Option<&crate::DeviceSpec>,
+        threads: Option<u32>,
+        local: &[Candidate],
+    ) -> Result<Vec<Candidate>, CoreError> {
+        on_threads(
+            resolve_candidates(&self.devices, hardware, devices, spec, local)?,
+            threads,
+            &self.perf,
+        )
+    }
+
     /// Predicts one step of the request on every target.
     pub fn predict(&self, req: &PredictRequest, local: &[Candidate]) -> Result<PredictAnswer, CoreError> {
         let model = self.resolve_model(&req.model_name, req.model_config.as_ref(), req.model_family)?;
-        let targets = on_threads(
-            resolve_candidates(
-                &self.devices,
-                &req.hardware,
-                &req.devices,
-                req.device_spec.as_ref(),
-                local,
-            )?,
+        let targets = self.targets(
+            &req.hardware,
+            &req.devices,
+            req.device_spec.as_ref(),
             req.threads,
-            &self.perf,
+            local,
         )?;
         let workload = workload_of(&model.spec, req.mode, req.workload);
         let (sequence_length, note) =
@@ -519,16 +532,12 @@ impl Hwfit {
     /// Selects the hardware to run a model on, ranked by predicted performance.
     pub fn select(&self, req: &SelectRequest, local: &[Candidate]) -> Result<Selection, CoreError> {
         let model = self.resolve_model(&req.model_name, req.model_config.as_ref(), req.model_family)?;
-        let candidates = on_threads(
-            resolve_candidates(
-                &self.devices,
-                &req.hardware,
-                &req.devices,
-                req.device_spec.as_ref(),
-                local,
-            )?,
+        let candidates = self.targets(
+            &req.hardware,
+            &req.devices,
+            req.device_spec.as_ref(),
             req.threads,
-            &self.perf,
+            local,
         )?;
         let (sequence_length, note) =
             defaults::sequence_length(req.sequence_length, defaults::SEQUENCE_LENGTH, &model.spec);
