@@ -559,9 +559,19 @@ def build_parser() -> argparse.ArgumentParser:
             "PyTorch and print hwfit benchmark records as JSON. Progress goes to stderr."
         ),
     )
-    parser.add_argument("--config", required=True, metavar="PATH", help="the model's Hugging Face config.json")
     parser.add_argument(
-        "--model-name", metavar="ID", help="model name in the records (default: _name_or_path, else the file stem)"
+        "--config",
+        required=True,
+        action="append",
+        metavar="PATH",
+        help="the model's Hugging Face config.json; repeat it to measure several models in one process "
+        "(torch imported and the device initialised once), each with its own --output",
+    )
+    parser.add_argument(
+        "--model-name",
+        action="append",
+        metavar="ID",
+        help="model name in the records (default: _name_or_path, else the file stem); one per --config",
     )
     parser.add_argument(
         "--hardware",
@@ -610,43 +620,72 @@ def build_parser() -> argparse.ArgumentParser:
         help="stop adding timed runs after this, once --min-runs are done (default 1500)",
     )
     parser.add_argument("--seed", type=_non_negative_int, default=0, help="torch.manual_seed (default 0)")
-    parser.add_argument("--output", default="-", metavar="FILE", help="where the JSON array goes; - for stdout")
+    parser.add_argument(
+        "--output",
+        action="append",
+        metavar="FILE",
+        help="where the JSON array goes; - for stdout (the default for one model); one file per --config",
+    )
     return parser
 
 
 def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
-    """Parse and cross-check the command line; errors exit with status 2."""
+    """Parse and cross-check the command line; errors exit with status 2.
+
+    The namespace describes the first model; ``jobs`` holds one namespace per ``--config``, in
+    order (the first is the namespace itself)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.max_runs < args.min_runs:
         parser.error(f"--max-runs ({args.max_runs}) is less than --min-runs ({args.min_runs})")
-    if not os.path.isfile(args.config):
-        parser.error(f"--config {args.config}: no such file")
+    configs: List[str] = args.config
+    names: List[str] = args.model_name or []
+    outputs: List[str] = args.output or ["-"]
+    if names and len(names) != len(configs):
+        parser.error(f"--model-name: {len(names)} given for {len(configs)} --config; give one per --config")
+    if len(outputs) != len(configs):
+        parser.error(f"--output: {len(outputs)} given for {len(configs)} --config; give one file per --config")
+    if len(configs) > 1 and "-" in outputs:
+        parser.error("--output -: several models need a file each")
+    jobs = [_job(parser, args, path, names[i] if names else None, outputs[i]) for i, path in enumerate(configs)]
+    jobs[0].jobs = jobs
+    return jobs[0]
+
+
+def _job(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, path: str, name: Optional[str], output: str
+) -> argparse.Namespace:
+    """The namespace of one model: ``args`` with its config read and checked, its name, workloads and output."""
+    job = argparse.Namespace(**vars(args))
+    if not os.path.isfile(path):
+        parser.error(f"--config {path}: no such file")
     try:
-        with open(args.config, encoding="utf-8") as f:
+        with open(path, encoding="utf-8") as f:
             config = json.load(f)
     except (OSError, ValueError) as e:
-        parser.error(f"--config {args.config}: cannot read it as JSON: {e}")
+        parser.error(f"--config {path}: cannot read it as JSON: {e}")
     if not isinstance(config, dict):
-        parser.error(f"--config {args.config}: not a JSON object")
+        parser.error(f"--config {path}: not a JSON object")
     try:
         kind = model_kind(config)
     except ValueError as e:
-        parser.error(f"--config {args.config}: {e}")
-    if args.workloads is None:
-        args.workloads = default_workloads(config, args.mode)
-    unsupported = [w for w in args.workloads if w not in KIND_WORKLOADS[kind]]
+        parser.error(f"--config {path}: {e}")
+    if job.workloads is None:
+        job.workloads = default_workloads(config, args.mode)
+    unsupported = [w for w in job.workloads if w not in KIND_WORKLOADS[kind]]
     if unsupported:
         parser.error(
             f"--workloads: a {kind} model cannot run {', '.join(unsupported)} "
             f"(it runs {', '.join(KIND_WORKLOADS[kind])})"
         )
-    if args.model_name is not None and not args.model_name.strip():
+    if name is not None and not name.strip():
         parser.error("--model-name is empty")
-    args.model_name = (args.model_name or default_model_name(config, args.config)).strip()
-    args.config_dict = config
-    args.kind = kind
-    return args
+    job.config = path
+    job.output = output
+    job.model_name = (name or default_model_name(config, path)).strip()
+    job.config_dict = config
+    job.kind = kind
+    return job
 
 
 # --------------------------------------------------------------------------- torch side
@@ -1264,36 +1303,44 @@ def _write_output(records: List[Dict[str, Any]], output: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Run every case of parsed ``args``; write the records; return the exit status.
+    """Run every case of every model of parsed ``args``; write each model's records as soon as it is
+    done; return the exit status (``EXIT_NO_CASE`` when some model measured nothing).
 
-    While the cases run, anything printed to stdout goes to stderr, so that with
-    ``--output -`` stdout carries the JSON array alone."""
-    records: List[Dict[str, Any]] = []
+    torch is imported and the device initialised once for all models. While the cases run,
+    anything printed to stdout goes to stderr, so that with ``--output -`` stdout carries the JSON
+    array alone."""
     with contextlib.redirect_stdout(sys.stderr):
-        status = _run_cases(args, records)
-    if status == EXIT_USAGE:
-        return status
-    _write_output(records, args.output)
-    if not records:
-        _log("error: no case succeeded")
-        return EXIT_NO_CASE
-    return EXIT_OK
+        try:
+            torch, transformers = import_runtime()
+        except MissingDependency as e:
+            _log(f"error: {e}")
+            return EXIT_USAGE
+        if args.threads:
+            torch.set_num_threads(args.threads)
+        try:
+            hardware = resolve_hardware(torch, args.hardware)
+        except RuntimeError as e:
+            _log(f"error: {e}")
+            return EXIT_NO_CASE
+    status = EXIT_OK
+    for job in getattr(args, "jobs", [args]):
+        records: List[Dict[str, Any]] = []
+        with contextlib.redirect_stdout(sys.stderr):
+            _run_cases(job, torch, transformers, hardware, records)
+            # The next model gets the device's memory back.
+            gc.collect()
+            empty_cache(torch, hardware)
+        _write_output(records, job.output)
+        if not records:
+            _log(f"error: {job.model_name}: no case succeeded")
+            status = EXIT_NO_CASE
+    return status
 
 
-def _run_cases(args: argparse.Namespace, records: List[Dict[str, Any]]) -> int:
-    """Import torch, build the model, run the cases, append their records; the exit status so far."""
-    try:
-        torch, transformers = import_runtime()
-    except MissingDependency as e:
-        _log(f"error: {e}")
-        return EXIT_USAGE
-    if args.threads:
-        torch.set_num_threads(args.threads)
-    try:
-        hardware = resolve_hardware(torch, args.hardware)
-    except RuntimeError as e:
-        _log(f"error: {e}")
-        return EXIT_NO_CASE
+def _run_cases(
+    args: argparse.Namespace, torch: Any, transformers: Any, hardware: str, records: List[Dict[str, Any]]
+) -> None:
+    """Build one model and run its cases, appending their records."""
     if args.compile and args.warmup == 0:
         _log("note: --compile with --warmup 0: the first timed run includes compilation")
     device, device_name = device_names(torch, hardware)
@@ -1306,7 +1353,7 @@ def _run_cases(args: argparse.Namespace, records: List[Dict[str, Any]]) -> int:
         bench = Bench(args, torch, transformers, hardware)
     except Exception as e:  # noqa: BLE001 - any build failure ends the run with a message
         _log(f"error: cannot build {args.model_name}: {type(e).__name__}: {e}")
-        return EXIT_NO_CASE
+        return
     elapsed = time.perf_counter() - started
     _log(f"built {bench.parameters / 1e6:.1f}M parameters in {elapsed:.1f} s ({bench.model_class})")
     host = host_facts(torch, transformers, hardware)
@@ -1359,7 +1406,6 @@ def _run_cases(args: argparse.Namespace, records: List[Dict[str, Any]]) -> int:
             + f" ({record['timed_runs']} runs)"
         )
     _log(f"{len(records)} of {len(cases)} case(s) measured in {time.perf_counter() - started:.1f} s")
-    return EXIT_OK
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:

@@ -343,6 +343,9 @@ class ArgumentTests(unittest.TestCase):
                 (["--config", llama, "--precision", "int8"], "--precision"),
                 (["--config", llama, "--autocast", "fp8"], "--autocast"),
                 (["--config", llama, "--min-runs", "5", "--max-runs", "3"], "--max-runs"),
+                (["--config", llama, "--config", bert, "--output", "a.json"], "one file per --config"),
+                (["--config", llama, "--config", bert, "--output", "-", "--output", "b.json"], "a file each"),
+                (["--config", llama, "--config", bert, "--model-name", "x"], "one per --config"),
                 (["--config", llama, "--warmup", "-1"], "--warmup"),
                 (["--config", llama, "--threads", "0"], "--threads"),
                 (["--config", llama, "--budget-ms", "nan"], "--budget-ms"),
@@ -443,7 +446,7 @@ class RealRunTests(unittest.TestCase):
             self.skipTest(f"torch and transformers do not import in {sys.executable} ({reason}); "
                           "pip install 'hwfit-client[bench]' to run the real benchmark test")
 
-    def check_record(self, r: Dict[str, Any]) -> None:
+    def check_record(self, r: Dict[str, Any], parameters_m: float = 0.106816) -> None:
         self.assertLessEqual(set(r), ALLOWED_KEYS)
         self.assertNotIn(None, r.values())
         for key in ("model_parameters_m", "throughput", "latency_mean_ms", "latency_p50_ms", "latency_p90_ms"):
@@ -458,7 +461,7 @@ class RealRunTests(unittest.TestCase):
         self.assertEqual((r["batch_size"], r["sequence_length"]), (1, 8))
         self.assertEqual(r["warmup_runs"], 1)
         self.assertTrue(1 <= r["timed_runs"] <= 2)
-        self.assertAlmostEqual(r["model_parameters_m"], 0.106816, places=4)
+        self.assertAlmostEqual(r["model_parameters_m"], parameters_m, places=4)
         self.assertEqual(r["host"]["threads"], 1)
         self.assertIn("random weights", r["notes"])
         self.assertRegex(r["measured_at"], r"Z$")
@@ -507,6 +510,35 @@ class RealRunTests(unittest.TestCase):
             records = json.loads(out.read_text())
         self.assertEqual([(r["workload"], r["sequence_length"]) for r in records], [("forward", 8)])
         self.assertEqual(records[0]["throughput_unit"], "items/s")
+
+    def test_several_models_in_one_process(self) -> None:
+        broken = dict(TINY_BERT, num_attention_heads=5)  # 32 is not a multiple of 5: cannot build
+        with config_file(TINY_LLAMA) as llama, config_file(TINY_BERT) as bert, config_file(
+            broken
+        ) as bad, tempfile.TemporaryDirectory() as tmp:
+            outs = [Path(tmp) / f"records-{i}.json" for i in range(3)]
+            done = subprocess.run(
+                [
+                    sys.executable, "-m", "hwfit_client.bench", "--hardware", "cpu",
+                    "--config", llama, "--model-name", "test/tiny-llama", "--output", str(outs[0]),
+                    "--config", bad, "--model-name", "test/broken", "--output", str(outs[1]),
+                    "--config", bert, "--model-name", "test/tiny-bert", "--output", str(outs[2]),
+                    "--batch-sizes", "1", "--seq-lengths", "8", "--warmup", "1", "--min-runs", "1",
+                    "--max-runs", "2", "--budget-ms", "200", "--threads", "1",
+                ],
+                env=python_env(), capture_output=True, text=True, timeout=600,
+            )  # fmt: skip
+            # The model that cannot be built fails alone: the others are measured, each in its file.
+            self.assertEqual(done.returncode, bench.EXIT_NO_CASE, done.stderr)
+            self.assertIn("test/broken: no case succeeded", done.stderr)
+            llama_records, broken_records, bert_records = (json.loads(o.read_text()) for o in outs)
+        self.assertEqual(broken_records, [])
+        self.assertEqual([r["workload"] for r in llama_records], ["prefill", "decode"])
+        self.assertEqual({r["model_name"] for r in llama_records}, {"test/tiny-llama"})
+        self.assertEqual([(r["workload"], r["model_name"]) for r in bert_records], [("forward", "test/tiny-bert")])
+        for r in llama_records:
+            self.check_record(r)
+        self.check_record(bert_records[0], parameters_m=bert_records[0]["model_parameters_m"])
 
 
 if __name__ == "__main__":

@@ -283,17 +283,22 @@ fn tiny_pytorch_run<'a>(python: &'a str, configs: &[&'a str], extra: &[&'a str])
     args
 }
 
-/// Each model's records are stored as its runner ends: when the second model's runner fails (as it
-/// would when killed by a time limit), the first model's cases are in the database and the error
-/// says so.
+/// Each model's records are stored as its cases end: when the runner is stopped after the first
+/// model (as it would be when killed by a time limit), the first model's cases are in the database
+/// and the error says so.
 fn a_run_that_fails_part_way_keeps_what_it_measured(dir: &Path, python: &str, config: &Path) {
     let second = dir.join("second.json");
     std::fs::copy(config, &second).unwrap();
-    // The runner's second model reads the second config the run writes (`config-1.json`).
+    // Kills the runner as soon as it has written the first model's records (its first --output).
     let failing = script(
         dir,
-        "python-failing-on-the-second-model",
-        &format!("case \"$*\" in *config-1.json*) echo 'stopped' >&2; exit 3;; esac\nexec '{python}' \"$@\""),
+        "python-killed-after-the-first-model",
+        &format!(
+            "first=''; previous=''\nfor a in \"$@\"; do [ \"$previous\" = --output ] && [ -z \"$first\" ] && first=$a; previous=$a; done\n\
+             '{python}' \"$@\" & pid=$!\n\
+             while [ ! -e \"$first\" ] && kill -0 $pid 2>/dev/null; do sleep 0.01; done\n\
+             kill -9 $pid; wait $pid; echo 'stopped' >&2; exit 3"
+        ),
     );
     let database = dir.join("kept.sqlite");
     let err = run_err(&tiny_pytorch_run(
@@ -301,7 +306,11 @@ fn a_run_that_fails_part_way_keeps_what_it_measured(dir: &Path, python: &str, co
         &[config.to_str().unwrap(), second.to_str().unwrap()],
         &["--database", database.to_str().unwrap()],
     ));
-    assert!(err.contains("the 2 records of the models before it are kept"), "{err}");
+    assert!(err.contains("without measuring"), "{err}");
+    assert!(
+        err.contains("the 2 records of the models it measured are kept"),
+        "{err}"
+    );
     let stats = run_json(&["db", "stats", "--json", "--database", database.to_str().unwrap()]);
     assert_eq!(stats["records"], 2, "{stats}");
 }

@@ -32,22 +32,25 @@ fn hardware_flag(hardware: BenchHardware) -> &'static str {
     }
 }
 
-/// The runner's command line for one model.
-fn command(
+/// The runner's command line for `models` (config file, model, records file each): one process
+/// imports torch and initialises the device once for all of them.
+fn command<'a>(
     args: &BenchArgs,
     python: &Path,
     runner: &Path,
-    config: &Path,
-    model: &BenchModel,
-    output: &Path,
+    models: impl Iterator<Item = (&'a Path, &'a BenchModel, &'a Path)>,
     threads: usize,
 ) -> Command {
     let mut c = Command::new(python);
-    c.arg(runner)
-        .arg("--config")
-        .arg(config)
-        .args(["--model-name", &model.name])
-        .args(["--hardware", hardware_flag(args.hardware)])
+    c.arg(runner);
+    for (config, model, output) in models {
+        c.arg("--config")
+            .arg(config)
+            .args(["--model-name", &model.name])
+            .arg("--output")
+            .arg(output);
+    }
+    c.args(["--hardware", hardware_flag(args.hardware)])
         .args([
             "--mode",
             if args.mode == Mode::Training {
@@ -59,9 +62,7 @@ fn command(
         .args(["--batch-sizes", &join(&args.batch_sizes)])
         .args(["--seq-lengths", &join(&args.seq_lengths)])
         .args(["--threads", &threads.to_string()])
-        .args(["--budget-ms", &args.budget_ms.to_string()])
-        .arg("--output")
-        .arg(output);
+        .args(["--budget-ms", &args.budget_ms.to_string()]);
     if let Some(precision) = &args.pytorch.precision {
         c.args(["--precision", precision]);
     }
@@ -107,31 +108,32 @@ pub fn run(
     let runner = dir.path().join("hwfit_bench_runner.py");
     std::fs::write(&runner, RUNNER)?;
     let bar = super::progress(args, models.len() as u64);
-    let mut records: Vec<BenchmarkRecord> = Vec::new();
-    let mut context: Option<RunContext> = None;
+    bar.set_message(format!("{} model(s) in one PyTorch process", models.len()));
+    let mut files = Vec::with_capacity(models.len());
     for (i, model) in models.iter().enumerate() {
-        bar.set_message(model.name.clone());
         let config = dir.path().join(format!("config-{i}.json"));
         let json = model.config.as_ref().context("a model without its config.json")?;
         std::fs::write(&config, serde_json::to_string(json)?)?;
-        let output = dir.path().join(format!("records-{i}.json"));
-        let out = command(args, &python, &runner, &config, model, &output, threads)
-            .output()
-            .with_context(|| format!("running {}", python.display()))?;
-        if !out.status.success() {
-            let kept = if records.is_empty() {
-                String::new()
-            } else {
-                format!("; the {} records of the models before it are kept", records.len())
-            };
-            bail!(
-                "the PyTorch runner failed on {} ({}){kept}:\n{}",
-                model.name,
-                out.status,
-                tail(&String::from_utf8_lossy(&out.stderr))
-            );
+        files.push((config, dir.path().join(format!("records-{i}.json"))));
+    }
+    let jobs = files
+        .iter()
+        .zip(models)
+        .map(|((config, output), model)| (config.as_path(), model, output.as_path()));
+    let out = command(args, &python, &runner, jobs, threads)
+        .output()
+        .with_context(|| format!("running {}", python.display()))?;
+    // Each model's records file is written as its cases end: a runner stopped part way (a time
+    // limit, a crash) leaves those of the models it finished, which are kept.
+    let mut records: Vec<BenchmarkRecord> = Vec::new();
+    let mut context: Option<RunContext> = None;
+    let mut unmeasured = Vec::new();
+    for ((_, output), model) in files.iter().zip(models) {
+        if !output.exists() {
+            unmeasured.push(model.name.as_str());
+            continue;
         }
-        let read = hwfit_db::import::read_file(&output)?;
+        let read = hwfit_db::import::read_file(output)?;
         if let Some(bad) = read.rejected.first() {
             bail!(
                 "the PyTorch runner wrote a record hwfit refuses ({}: {})",
@@ -148,23 +150,42 @@ pub fn run(
                 hwfit_db::import::enrich(r)
             })
             .collect();
-        if !measured.is_empty() {
-            match &context {
-                Some(c) => c.name_device(&mut measured),
-                None => {
-                    context = Some(super::context_of_records(
-                        "PyTorch",
-                        &mut measured,
-                        detection,
-                        threads,
-                        true,
-                    )?);
-                }
-            }
-            keep(&measured)?;
+        if measured.is_empty() {
+            unmeasured.push(model.name.as_str());
+            continue;
         }
+        match &context {
+            Some(c) => c.name_device(&mut measured),
+            None => {
+                context = Some(super::context_of_records(
+                    "PyTorch",
+                    &mut measured,
+                    detection,
+                    threads,
+                    true,
+                )?);
+            }
+        }
+        keep(&measured)?;
         records.extend(measured);
         bar.inc(1);
+    }
+    if !out.status.success() {
+        let kept = if records.is_empty() {
+            String::new()
+        } else {
+            format!("; the {} records of the models it measured are kept", records.len())
+        };
+        let missing = if unmeasured.is_empty() {
+            String::new()
+        } else {
+            format!(" without measuring {}", unmeasured.join(", "))
+        };
+        bail!(
+            "the PyTorch runner ended ({}){missing}{kept}:\n{}",
+            out.status,
+            tail(&String::from_utf8_lossy(&out.stderr))
+        );
     }
     bar.finish_and_clear();
     let context = context.context("PyTorch measured nothing")?;
