@@ -166,15 +166,25 @@ pub(crate) fn on_threads(
             "threads: {threads} threads describe a CPU run, and no target is a CPU"
         )));
     }
-    let per_core = perf
-        .coefficients()
+    let coefficients = perf.coefficients();
+    let per_core = coefficients
         .cpu_core_bandwidth_gbs
         .ok_or(CoreError::MissingCoefficients)?;
+    // The rate was fitted as a peak, to which the CPU cell's memory share applies; a measured
+    // profile's bandwidth is already an achieved rate, so its cores' cap is the achieved one.
+    let achieved = coefficients
+        .efficiency(HardwareType::Cpu, crate::perf::WorkloadClass::Generate)
+        .map_or(1.0, |(e, _)| e.memory);
     candidates
         .into_iter()
         .map(|mut c| {
             if c.device.hardware_type == HardwareType::Cpu {
-                c.device = c.device.on_threads(threads, per_core)?;
+                let cap = if c.device.profile == crate::device::DeviceProfile::Measured {
+                    per_core * achieved
+                } else {
+                    per_core
+                };
+                c.device = c.device.on_threads(threads, cap)?;
             }
             Ok(c)
         })
@@ -219,6 +229,35 @@ mod tests {
             .to_string();
         assert!(err.contains("unknown hardware type 'tpu'"), "{err}");
         assert!(serde_json::from_str::<HardwareList>("3").is_err());
+    }
+
+    #[test]
+    fn threads_divide_every_cpu_and_a_measured_one_at_its_achieved_rate() {
+        let catalog = DeviceCatalog::builtin();
+        let perf = crate::perf::PerfModel::builtin().unwrap();
+        let per_core = perf.coefficients().cpu_core_bandwidth_gbs.unwrap();
+        let (memory_share, _) = perf
+            .coefficients()
+            .efficiency(HardwareType::Cpu, crate::perf::WorkloadClass::Generate)
+            .unwrap();
+        let epyc = catalog.resolve("EPYC 9654").unwrap().clone();
+        let mut measured = epyc.clone();
+        measured.profile = crate::device::DeviceProfile::Measured;
+        let gpu = catalog.resolve("rtx 4090").unwrap();
+        let targets = on_threads(
+            alloc::vec![
+                Candidate::device(&epyc),
+                Candidate::device(&measured),
+                Candidate::device(gpu)
+            ],
+            Some(2),
+            &perf,
+        )
+        .unwrap();
+        assert!((targets[0].device.memory_bandwidth_gbs - 2.0 * per_core).abs() < 1e-9);
+        assert!((targets[1].device.memory_bandwidth_gbs - 2.0 * per_core * memory_share.memory).abs() < 1e-9);
+        assert_eq!(&targets[2].device, gpu);
+        assert_eq!(on_threads(targets.clone(), None, &perf).unwrap(), targets);
     }
 
     #[test]
