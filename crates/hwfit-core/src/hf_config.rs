@@ -241,9 +241,11 @@ impl HfConfig {
         let heads = need(self.num_attention_heads.or(self.n_heads), "num_attention_heads", kind)?;
         let inter = self.intermediate_size.or(self.hidden_dim).unwrap_or(4 * hidden);
         let vocab = need(self.vocab_size, "vocab_size", kind)?;
-        // DeBERTa's relative positions and JinaBERT's ALiBi biases keep no position table.
+        // DeBERTa's relative positions, JinaBERT's ALiBi biases and rotary positions keep no
+        // position table.
         let position_type = self.position_embedding_type.as_deref().unwrap_or("absolute");
-        let positions = if kind.starts_with("deberta") || matches!(position_type, "alibi" | "rotary") {
+        let rotary = matches!(position_type, "rotary" | "rope");
+        let positions = if kind.starts_with("deberta") || position_type == "alibi" || rotary {
             0
         } else {
             self.max_position_embeddings.unwrap_or(512)
@@ -254,7 +256,7 @@ impl HfConfig {
         if self.feed_forward_type.as_deref().is_some_and(|t| t.ends_with("glu")) {
             encoder = encoder.gated();
         }
-        encoder.rotary = position_type == "rotary";
+        encoder.rotary = rotary;
         Ok(vec![encoder.component()])
     }
 
@@ -274,6 +276,15 @@ impl HfConfig {
         let (parts, positions) = match k {
             "bert" | "roberta" | "xlm_roberta" | "distilbert" | "electra" | "mpnet" | "camembert" | "deberta"
             | "deberta_v2" | "xlm" | "layoutlm" => (self.bert_like(k)?, max_pos.max(512)),
+            "new" => {
+                // Alibaba's GTE `NewModel` (gte-multilingual-base, gte-*-en-v1.5): its modelling code
+                // always gates the feed-forward (`NewGatedMLP`: one doubled input projection).
+                let mut parts = self.bert_like(k)?;
+                if let Some(Component::Transformer(t)) = parts.first_mut() {
+                    t.gated_ffn = true;
+                }
+                (parts, max_pos)
+            }
             "modernbert" => {
                 // ModernBERT: GLU feed-forward (one doubled input projection), rotary positions.
                 let mut parts = self.bert_like(k)?;

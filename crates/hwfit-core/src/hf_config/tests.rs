@@ -229,4 +229,11 @@ fn layer_operations_are_read_from_the_config_and_the_model_type() {
     .unwrap();
     let phi2 = phi2.spec.stacks().next().unwrap().clone();
     assert_eq!((phi2.norm, phi2.rotary), (Norm::LayerNorm, true));
+    // GTE's `new` model type gates its feed-forward (its code) and its rotary positions keep no
+    // position table.
+    let gte = stack("Alibaba-NLP/gte-multilingual-base");
+    assert_eq!(
+        (gte.gated_ffn, gte.rotary, gte.learned_positions, gte.norm),
+        (true, true, 0, Norm::LayerNorm)
+    );
 }
