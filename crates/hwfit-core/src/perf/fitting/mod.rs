@@ -402,16 +402,6 @@ impl MeasuredStep {
     }
 }
 
-/// The throughput samples of the measurement files.
-pub fn dataset(data: &MeasuredData<'_>, catalog: &Catalog, devices: &DeviceCatalog) -> Result<Dataset, CoreError> {
-    let (steps, excluded) = measured_steps(data, catalog, devices, devices)?;
-    let (steps, _) = cores::on_fitted_cores(&steps)?;
-    Ok(Dataset {
-        samples: samples(&steps)?,
-        excluded,
-    })
-}
-
 /// The throughput measurements of the files (llama.cpp and MLPerf rows), and the rows left out.
 /// Accelerator rows name devices of `devices`; CPU rows (`llamacpp_cpu.csv`) name CPUs of `cpus`
 /// (the device database, where the CPUs are: the curated catalog holds a few server CPUs).
