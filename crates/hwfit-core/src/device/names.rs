@@ -117,6 +117,11 @@ pub(crate) struct NameFacts {
     pub tokens: Vec<String>,
     pub memory_gb: Option<f64>,
     pub gpu_cores: Option<u32>,
+    /// A CPU core count the name states (`12-core CPU`, `16-Core Processor`).
+    pub cpu_cores: Option<u32>,
+    /// The name asks for a CPU: it says `CPU` (not only in a core count) and names no GPU, so the
+    /// CPU of a SoC (`Apple M2 Max CPU`) is not its GPU.
+    pub names_cpu: bool,
     /// The vendor a vendor word in the name names.
     pub vendor: Option<&'static str>,
     /// Consecutive tokens that were one word (`b100` → (`b`, `100`)): a device name must hold them
@@ -327,9 +332,14 @@ pub(crate) fn read(name: &str) -> NameFacts {
         tokens: Vec::new(),
         memory_gb: None,
         gpu_cores: None,
+        cpu_cores: None,
+        names_cpu: false,
         vendor: None,
         fused: Vec::new(),
     };
+    // `CPU` as a noun (`Apple M2 Max CPU`), not in a core count (`10-core CPU` describes a chip).
+    let (mut says_cpu, mut says_gpu) = (false, false);
+    let mut bare_cores = None;
     let mut i = 0;
     while i < words.len() {
         let w = words[i].as_str();
@@ -351,16 +361,27 @@ pub(crate) fn read(name: &str) -> NameFacts {
                     facts.gpu_cores = Some(n as u32);
                     3
                 }
-                (Some("core" | "cores"), Some("cpu")) | (Some("cpu"), Some("core" | "cores")) => 3,
+                (Some("core" | "cores"), Some("cpu")) | (Some("cpu"), Some("core" | "cores")) => {
+                    facts.cpu_cores = Some(n as u32);
+                    3
+                }
+                (Some("core" | "cores"), Some("processor")) => {
+                    facts.cpu_cores = Some(n as u32);
+                    2
+                }
                 (Some("gpu"), _) if previous == Some("cpu") => {
                     facts.gpu_cores = Some(n as u32);
                     2
                 }
-                (Some("cpu"), _) if w.len() <= 3 => 2,
+                (Some("cpu"), _) if w.len() <= 3 => {
+                    facts.cpu_cores = Some(n as u32);
+                    2
+                }
                 // A bare core count: GPU cores where the device is sold by them (Apple); compute units
                 // as benchmark tables write Apple's GPU cores (`M2 (10CU)`).
+                // (A CPU's, where the name says CPU: `Apple M4 CPU (10-core)`.)
                 (Some("core" | "cores" | "cu"), _) => {
-                    facts.gpu_cores = facts.gpu_cores.or(Some(n as u32));
+                    bare_cores = bare_cores.or(Some(n as u32));
                     2
                 }
                 (Some("ghz" | "mhz"), _) if w.contains('.') || n < 10.0 => 2,
@@ -397,6 +418,8 @@ pub(crate) fn read(name: &str) -> NameFacts {
             i += 2;
             continue;
         }
+        says_cpu |= w == "cpu";
+        says_gpu |= w == "gpu" || w == "graphics";
         if let Some((_, vendor)) = VENDOR_WORDS.iter().find(|(word, _)| *word == w) {
             facts.vendor = facts.vendor.or(Some(vendor));
         }
@@ -427,6 +450,12 @@ pub(crate) fn read(name: &str) -> NameFacts {
             }
         }
         i += 1;
+    }
+    facts.names_cpu = says_cpu && !says_gpu && facts.gpu_cores.is_none();
+    if facts.names_cpu {
+        facts.cpu_cores = facts.cpu_cores.or(bare_cores);
+    } else {
+        facts.gpu_cores = facts.gpu_cores.or(bare_cores);
     }
     facts
 }

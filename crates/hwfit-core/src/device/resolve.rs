@@ -84,6 +84,15 @@ fn score(device: &Device, keys: &DeviceKeys, wanted: &NameFacts) -> Option<usize
             return None;
         }
     }
+    let cpu = device.hardware_type == crate::HardwareType::Cpu;
+    if wanted.names_cpu && !cpu {
+        return None;
+    }
+    if let (Some(want), Some(have), true) = (wanted.cpu_cores, device.cpu_cores, cpu) {
+        if want != have {
+            return None;
+        }
+    }
     let side_by_side = |n: &NameFacts, (a, b): &(String, String)| n.tokens.windows(2).any(|w| w[0] == *a && w[1] == *b);
     keys.names
         .iter()
@@ -210,6 +219,14 @@ pub(crate) fn resolution_by_rule<'a>(devices: Lookup<'a>, name: &str) -> (Resolu
         .filter_map(|(d, k)| score(d, k, &wanted).map(|s| (s, d, k)))
         .collect();
     scored.sort_by_key(|(s, _, _)| *s);
+    // A name that does not say CPU means a SoC's GPU (`Apple M2 Max`) rather than its CPU, unless
+    // the CPU is the closer match (`Ryzen 9 7950X`).
+    if !wanted.names_cpu {
+        let is_cpu = |d: &Device| d.hardware_type == crate::HardwareType::Cpu;
+        if let Some(other) = scored.iter().find(|(_, d, _)| !is_cpu(d)).map(|(s, _, _)| *s) {
+            scored.retain(|(s, d, _)| !is_cpu(d) || *s < other);
+        }
+    }
     if let Some(standard) = standard_listing(&scored, &wanted) {
         return (Resolution::Unique(standard), Rule::LaunchListing);
     }

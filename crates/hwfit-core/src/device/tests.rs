@@ -277,6 +277,30 @@ mod spellings {
     }
 
     #[test]
+    fn a_socs_cpu_answers_to_cpu_and_its_gpu_to_the_chip_name() {
+        let catalog = DeviceCatalog::builtin().with_database(DATABASE_CSV).unwrap();
+        let id = |name: &str| catalog.resolve(name).map(|d| d.id.clone());
+        let cpu = catalog.resolve("Apple M2 Max CPU").unwrap();
+        assert_eq!(cpu.hardware_type, crate::HardwareType::Cpu);
+        assert_eq!(cpu.cpu_cores, Some(12));
+        // 8 P-cores × 32 FP32 FLOPs/cycle × 3.504 GHz + 4 E-cores × 16 × 2.424 GHz.
+        assert!((cpu.dense_tflops.fp32 - 1.052).abs() < 0.001, "{}", cpu.dense_tflops.fp32);
+        assert_eq!(id("Apple M4 CPU (10-core)").unwrap(), "apple-m4-cpu-10-core");
+        assert_eq!(id("apple m4 cpu 10 cores").unwrap(), "apple-m4-cpu-10-core");
+        // The M4's three CPU variants compute differently: say which.
+        let err = id("Apple M4 CPU").unwrap_err().to_string();
+        assert!(err.contains("Apple M4 CPU (9-core)") && !err.contains("GPU"), "{err}");
+        // Without `CPU`, the chip's name is its GPU, as before its CPU was known …
+        let err = id("Apple M2 Max").unwrap_err().to_string();
+        assert!(err.contains("38-core GPU") && !err.contains("CPU"), "{err}");
+        // … and so is a Mac's chip described by its CPU cores.
+        assert!(id("Apple M1 Pro (10-core CPU)").is_err_and(|e| !e.to_string().contains("CPU (")));
+        // A CPU brand string still names its CPU, its core count checked.
+        assert_eq!(id("AMD Ryzen 9 7950X 16-Core Processor").unwrap(), "amd-ryzen-9-7950x");
+        assert!(id("AMD Ryzen 9 7950X 8-Core Processor").is_err());
+    }
+
+    #[test]
     fn the_launch_listing_wins_over_later_variants_only() {
         let catalog = DeviceCatalog::builtin().with_database(DATABASE_CSV).unwrap();
         let id = |name: &str| catalog.resolve(name).map(|d| d.id.clone());
