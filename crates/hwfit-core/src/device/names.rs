@@ -338,7 +338,7 @@ pub(crate) fn read(name: &str) -> NameFacts {
         fused: Vec::new(),
     };
     // `CPU` as a noun (`Apple M2 Max CPU`), not in a core count (`10-core CPU` describes a chip).
-    let (mut says_cpu, mut says_gpu) = (false, false);
+    let (mut cpu_word, mut graphics_word) = (false, false);
     let mut bare_cores = None;
     let mut i = 0;
     while i < words.len() {
@@ -418,8 +418,8 @@ pub(crate) fn read(name: &str) -> NameFacts {
             i += 2;
             continue;
         }
-        says_cpu |= w == "cpu";
-        says_gpu |= w == "gpu" || w == "graphics";
+        cpu_word |= w == "cpu";
+        graphics_word |= w == "gpu" || w == "graphics";
         if let Some((_, vendor)) = VENDOR_WORDS.iter().find(|(word, _)| *word == w) {
             facts.vendor = facts.vendor.or(Some(vendor));
         }
@@ -451,7 +451,7 @@ pub(crate) fn read(name: &str) -> NameFacts {
         }
         i += 1;
     }
-    facts.names_cpu = says_cpu && !says_gpu && facts.gpu_cores.is_none();
+    facts.names_cpu = cpu_word && !graphics_word && facts.gpu_cores.is_none();
     if facts.names_cpu {
         facts.cpu_cores = facts.cpu_cores.or(bare_cores);
     } else {

@@ -284,7 +284,11 @@ mod spellings {
         assert_eq!(cpu.hardware_type, crate::HardwareType::Cpu);
         assert_eq!(cpu.cpu_cores, Some(12));
         // 8 P-cores × 32 FP32 FLOPs/cycle × 3.504 GHz + 4 E-cores × 16 × 2.424 GHz.
-        assert!((cpu.dense_tflops.fp32 - 1.052).abs() < 0.001, "{}", cpu.dense_tflops.fp32);
+        assert!(
+            (cpu.dense_tflops.fp32 - 1.052).abs() < 0.001,
+            "{}",
+            cpu.dense_tflops.fp32
+        );
         assert_eq!(id("Apple M4 CPU (10-core)").unwrap(), "apple-m4-cpu-10-core");
         assert_eq!(id("apple m4 cpu 10 cores").unwrap(), "apple-m4-cpu-10-core");
         // The M4's three CPU variants compute differently: say which.

@@ -17,10 +17,11 @@
 //!   `host + device + step_ms`.
 
 use alloc::string::String;
+use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use super::Runtime;
-use crate::{HardwareType, Precision};
+use crate::{HardwareType, Precision, Workload};
 
 string_enum! {
     /// Where a runtime's operators run relative to the thread that issues them.
@@ -77,6 +78,12 @@ pub struct RuntimeCoefficients {
     /// and autocast's casts add. Fitted where training rows come from two sources or more; 1 elsewhere.
     #[serde(default = "one")]
     pub train_step_device_factor: f64,
+    /// The workloads its measurements hold: the steps these constants answer for. A decode step
+    /// streams the weights a forward pass does not stress, and a training step adds its own factors,
+    /// so a runtime fitted on forward passes alone (ONNX Runtime's BERT tables) does not answer a
+    /// decode question — the class coefficients do. Empty: every workload.
+    #[serde(default)]
+    pub workloads: Vec<Workload>,
     /// What the constants were fitted on (measurements, devices, sources).
     pub fitted_on: String,
 }
@@ -95,6 +102,16 @@ impl RuntimeCoefficients {
         } else {
             1.0
         }
+    }
+
+    /// Whether its measurements cover `workload`: a forward pass and a prefill are one kind of step
+    /// (every token at once), a decode step and a training step each their own.
+    #[must_use]
+    pub fn covers(&self, workload: Workload) -> bool {
+        let pass = |w: &Workload| matches!(w, Workload::Forward | Workload::Prefill);
+        self.workloads.is_empty()
+            || self.workloads.contains(&workload)
+            || (pass(&workload) && self.workloads.iter().any(pass))
     }
 
     /// The achieved share of the compute peak at `precision`.
@@ -180,6 +197,17 @@ impl HostCosts {
 mod tests {
     use super::*;
 
+    #[test]
+    fn a_fit_answers_for_the_workloads_it_was_measured_on() {
+        let mut c = coefficients(HardwareType::Cuda);
+        assert!(Workload::ALL.iter().all(|w| c.covers(*w)), "no list: every workload");
+        c.workloads = alloc::vec![Workload::Forward];
+        assert!(c.covers(Workload::Forward) && c.covers(Workload::Prefill));
+        assert!(!c.covers(Workload::Decode) && !c.covers(Workload::TrainStep));
+        c.workloads = alloc::vec![Workload::Decode];
+        assert!(!c.covers(Workload::Prefill));
+    }
+
     fn coefficients(hardware: HardwareType) -> RuntimeCoefficients {
         RuntimeCoefficients {
             runtime: Runtime::Pytorch,
@@ -191,6 +219,7 @@ mod tests {
             step_ms: 1.0,
             train_step_host_factor: 2.0,
             train_step_device_factor: 1.0,
+            workloads: Vec::new(),
             fitted_on: String::new(),
         }
     }

@@ -471,7 +471,7 @@ impl PerfModel {
         let runtime_costs = self
             .coefficients
             .runtime(runtime, device.hardware_type)
-            .filter(|_| browser.is_none());
+            .filter(|r| browser.is_none() && r.covers(req.workload));
         let (mut eff, coefficient_source) = match (browser, runtime_costs) {
             (Some(b), _) => (b.efficiency(device.hardware_type), CoefficientSource::HardwareType),
             (None, Some(r)) => (

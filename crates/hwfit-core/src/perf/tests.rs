@@ -251,6 +251,34 @@ fn eager_pytorch_at_batch_1_is_host_bound_and_slower_than_tensorrt() {
 }
 
 #[test]
+fn a_runtime_fitted_on_forward_passes_answers_decode_with_the_class_coefficients() {
+    let model = PerfModel::builtin().unwrap();
+    let fit = model
+        .coefficients()
+        .runtime(Runtime::TensorRt, HardwareType::Cuda)
+        .unwrap();
+    assert!(
+        !fit.covers(Workload::Decode),
+        "TensorRT's rows are forward passes: {:?}",
+        fit.workloads
+    );
+    let spec = Catalog::builtin().resolve("meta-llama/Llama-3.1-8B").unwrap().spec;
+    let h100 = DeviceCatalog::builtin().resolve("h100-sxm").unwrap().clone();
+    let on = |workload| {
+        let req = PerfRequest {
+            runtime: Some(Runtime::TensorRt),
+            ..PerfRequest::new(Precision::Bf16, workload, 1, 512)
+        };
+        model.predict(&spec, &h100, &req).unwrap()
+    };
+    assert_eq!(on(Workload::Prefill).coefficient_source, CoefficientSource::Runtime);
+    let decode = on(Workload::Decode);
+    assert_ne!(decode.coefficient_source, CoefficientSource::Runtime);
+    // Decode streams the weights, at a share its forward passes never measured.
+    assert!(decode.throughput < decode.roofline_throughput * 0.95, "{decode:?}");
+}
+
+#[test]
 fn a_training_step_names_a_runtime_that_trains() {
     let spec = Catalog::builtin().resolve("bert-base-uncased").unwrap().spec;
     let h100 = DeviceCatalog::builtin().resolve("h100-sxm").unwrap().clone();

@@ -70,6 +70,8 @@ pub struct RuntimeSample {
     pub label: String,
     /// The workload class (for the class coefficients it is compared with).
     pub class: WorkloadClass,
+    /// The workload.
+    pub workload: Workload,
     /// Whether the step computes in FP32 (its own achieved share).
     pub fp32: bool,
     /// Whether it is a training step (its operators at the runtime's training host cost).
@@ -125,6 +127,7 @@ impl RuntimeSample {
             device_id: device.id.clone(),
             label,
             class: WorkloadClass::of(request.workload),
+            workload: request.workload,
             fp32: request.precision == Precision::Fp32,
             training: request.workload == Workload::TrainStep,
             compute_s: cost.flops * (1.0 - tensor_share) / (peak * 1e12),
@@ -585,6 +588,7 @@ fn with(runtime: Runtime, hardware: HardwareType, p: [f64; 7]) -> RuntimeCoeffic
         step_ms: p[3],
         train_step_host_factor: libm::exp(p[5]),
         train_step_device_factor: libm::exp(p[6]),
+        workloads: Vec::new(),
         fitted_on: String::new(),
     }
 }
@@ -664,6 +668,11 @@ fn fit_one(runtime: Runtime, hardware: HardwareType, samples: &[&RuntimeSample])
         step_ms: round4(fitted.step_ms),
         train_step_host_factor: round4(fitted.train_step_host_factor),
         train_step_device_factor: round4(fitted.train_step_device_factor),
+        workloads: Workload::ALL
+            .iter()
+            .copied()
+            .filter(|w| samples.iter().any(|s| s.workload == *w))
+            .collect(),
         fitted_on: format!(
             "{} measurements, {} devices, {} sources (data/measured/: {})",
             samples.len(),
@@ -857,6 +866,7 @@ mod tests {
             step_ms: 0.5,
             train_step_host_factor: 2.5,
             train_step_device_factor: 1.5,
+            workloads: Vec::new(),
             fitted_on: String::new(),
         };
         let mut samples = Vec::new();
@@ -882,6 +892,7 @@ mod tests {
                 device_id: format!("d{}", i % 2),
                 label: String::new(),
                 class: WorkloadClass::Forward,
+                workload: if i >= 6 { Workload::TrainStep } else { Workload::Forward },
                 fp32: i % 2 == 0,
                 training: i >= 6,
                 compute_s,
