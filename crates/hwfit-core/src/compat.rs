@@ -118,6 +118,8 @@ pub fn precision_support(hardware: HardwareType, precision: Precision) -> Option
     use SupportLevel::{Limited, Real};
     let gguf_everywhere = matches!(hardware, H::Cuda | H::Rocm | H::Mps | H::Cpu | H::Wasm);
     match (hardware, precision) {
+        // MLX runs on Apple silicon (its GPU, or its CPU).
+        (_, p) if p.is_mlx() => matches!(hardware, H::Mps).then_some(Real),
         (_, p) if p.is_gguf() => match hardware {
             _ if gguf_everywhere => Some(Real),
             H::Webgpu if matches!(p, P::Q4_0 | P::Q4KM | P::Q8_0) => Some(Limited),
@@ -193,11 +195,15 @@ fn supported_names(list: &[(Precision, SupportLevel)]) -> String {
         .iter()
         .filter(|p| p.is_gguf())
         .all(|p| list.iter().any(|(q, _)| q == p));
+    let mlx = list.iter().any(|(p, _)| p.is_mlx());
     let mut names: Vec<&str> = list
         .iter()
-        .filter(|(p, _)| !(all_gguf && p.is_gguf()))
+        .filter(|(p, _)| !(p.is_mlx() || all_gguf && p.is_gguf()))
         .map(|(p, _)| p.as_str())
         .collect();
+    if mlx {
+        names.push("MLX's formats (mlx_2bit … mlx_8bit)");
+    }
     if all_gguf {
         names.push("every GGUF type (q4_0 … q8_0, k-quants, i-quants, f16)");
     }

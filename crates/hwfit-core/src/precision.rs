@@ -81,6 +81,18 @@ string_enum! {
         Iq4Xs => "iq4_xs",
         /// GGUF F16 (unquantized half precision in a GGUF file).
         F16 => "f16" | "gguf_f16",
+        /// MLX's affine 2-bit quantization (groups of 64 with a 16-bit scale and bias each).
+        Mlx2 => "mlx_2bit" | "mlx2" | "mlx_q2",
+        /// MLX's affine 3-bit quantization.
+        Mlx3 => "mlx_3bit" | "mlx3" | "mlx_q3",
+        /// MLX's affine 4-bit quantization (`mlx_lm.convert -q`'s default).
+        Mlx4 => "mlx_4bit" | "mlx4" | "mlx_q4",
+        /// MLX's affine 5-bit quantization.
+        Mlx5 => "mlx_5bit" | "mlx5" | "mlx_q5",
+        /// MLX's affine 6-bit quantization.
+        Mlx6 => "mlx_6bit" | "mlx6" | "mlx_q6",
+        /// MLX's affine 8-bit quantization.
+        Mlx8 => "mlx_8bit" | "mlx8" | "mlx_q8",
     }
 }
 
@@ -88,6 +100,12 @@ string_enum! {
 /// (`tools/quantize/quantize.cpp`, `QUANT_OPTIONS`: file size in GiB for 8.03 B weights).
 const fn llama3_8b_file(gib: f64) -> f64 {
     gib * 1_073_741_824.0 * 8.0 / 8.03e9
+}
+
+/// Bits per weight of MLX's affine format at `bits`: a 16-bit scale and a 16-bit bias per group of
+/// 64 weights (`mlx.core.quantize`'s default group size; the scale type is the weights' own).
+const fn mlx_affine(bits: f64) -> f64 {
+    bits + 32.0 / 64.0
 }
 
 impl Precision {
@@ -105,6 +123,8 @@ impl Precision {
     ///   their bits come from llama.cpp's file sizes for Llama-3-8B (Q3_K_S 3.41 GiB, Q3_K_M 3.74,
     ///   Q3_K_L 4.03, Q4_K_S 4.37, Q5_K_S 5.21, Q6_K 6.14; Q2_K 2.96 GiB) — Q4_K_M and Q5_K_M keep
     ///   the figures below, measured from published GGUF files.
+    /// - MLX's affine formats (`mlx.core.quantize`: groups of 64 by default, each with a scale and a
+    ///   bias of the weights' own 16-bit type): b + 32/64 = b + 0.5 bits (mlx_4bit 4.5, mlx_8bit 8.5).
     /// - Q4_K_M: measured from GGUF file sizes in `data/measured/llm_tokens_per_second.csv`
     ///   (`model_size_GB`, from XiongjieDai/GPU-Benchmarks-on-LLM-Inference; Llama 3 8B: 4.58 GiB /
     ///   8.03 B = 4.90; Llama 3 70B: 39.59 GiB / 70.55 B = 4.82), mean 4.86.
@@ -145,6 +165,12 @@ impl Precision {
             Self::Iq3Xs => 3.3,
             Self::Iq3S => 3.44,
             Self::Iq3M => 3.66,
+            Self::Mlx2 => mlx_affine(2.0),
+            Self::Mlx3 => mlx_affine(3.0),
+            Self::Mlx4 => mlx_affine(4.0),
+            Self::Mlx5 => mlx_affine(5.0),
+            Self::Mlx6 => mlx_affine(6.0),
+            Self::Mlx8 => mlx_affine(8.0),
         }
     }
 
@@ -228,6 +254,15 @@ impl Precision {
         )
     }
 
+    /// Whether this is one of MLX's affine quantization formats (`mlx-community`'s 2–8-bit models).
+    #[must_use]
+    pub const fn is_mlx(self) -> bool {
+        matches!(
+            self,
+            Self::Mlx2 | Self::Mlx3 | Self::Mlx4 | Self::Mlx5 | Self::Mlx6 | Self::Mlx8
+        )
+    }
+
     /// Whether this is a 4-bit checkpoint format GPUs dequantize to 16 bits (int4, AWQ/GPTQ, NF4).
     #[must_use]
     pub const fn is_weight_only_int4(self) -> bool {
@@ -272,6 +307,10 @@ mod tests {
         assert_eq!("Q4_K".parse::<Precision>().unwrap(), Precision::Q4KM);
         assert_eq!("MXFP4".parse::<Precision>().unwrap(), Precision::Mxfp4);
         assert_eq!("gptq".parse::<Precision>().unwrap(), Precision::Awq);
+        // MLX: b bits + a 16-bit scale and bias per 64 weights.
+        assert_eq!("MLX_4bit".parse::<Precision>().unwrap(), Precision::Mlx4);
+        assert!((Precision::Mlx4.bits_per_weight() - 4.5).abs() < 1e-12);
+        assert!((Precision::Mlx8.bits_per_weight() - 8.5).abs() < 1e-12);
         // Every GGUF type is smaller than F16 and ordered as its name says.
         let ordered = [
             Precision::Iq1S,

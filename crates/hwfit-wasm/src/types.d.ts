@@ -924,6 +924,12 @@ export interface ModelRow {
         iq3_xxs?: Cell;
         iq4_nl?: Cell;
         iq4_xs?: Cell;
+        mlx_2bit?: Cell;
+        mlx_3bit?: Cell;
+        mlx_4bit?: Cell;
+        mlx_5bit?: Cell;
+        mlx_6bit?: Cell;
+        mlx_8bit?: Cell;
         mxfp4?: Cell;
         mxfp4_moe?: Cell;
         nf4?: Cell;
@@ -1010,7 +1016,7 @@ export interface PoolSettings {
     recommendedTimeoutMins: number;
 }
 
-export type Precision = "fp32" | "fp16" | "bf16" | "fp8" | "int8" | "int4" | "awq" | "nf4" | "mxfp4" | "mxfp4_moe" | "nvfp4" | "q4_0" | "q4_1" | "q5_0" | "q5_1" | "q8_0" | "q2_k" | "q3_k_s" | "q3_k_m" | "q3_k_l" | "q4_k_s" | "q4_k_m" | "q5_k_s" | "q5_k_m" | "q6_k" | "iq1_s" | "iq1_m" | "iq2_xxs" | "iq2_xs" | "iq2_s" | "iq2_m" | "iq3_xxs" | "iq3_xs" | "iq3_s" | "iq3_m" | "iq4_nl" | "iq4_xs" | "f16";
+export type Precision = "fp32" | "fp16" | "bf16" | "fp8" | "int8" | "int4" | "awq" | "nf4" | "mxfp4" | "mxfp4_moe" | "nvfp4" | "q4_0" | "q4_1" | "q5_0" | "q5_1" | "q8_0" | "q2_k" | "q3_k_s" | "q3_k_m" | "q3_k_l" | "q4_k_s" | "q4_k_m" | "q5_k_s" | "q5_k_m" | "q6_k" | "iq1_s" | "iq1_m" | "iq2_xxs" | "iq2_xs" | "iq2_s" | "iq2_m" | "iq3_xxs" | "iq3_xs" | "iq3_s" | "iq3_m" | "iq4_nl" | "iq4_xs" | "f16" | "mlx_2bit" | "mlx_3bit" | "mlx_4bit" | "mlx_5bit" | "mlx_6bit" | "mlx_8bit";
 
 /** One hardware type's precision support, for the matrix. */
 export interface PrecisionSupport {

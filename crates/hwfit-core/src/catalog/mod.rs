@@ -238,6 +238,17 @@ impl Catalog {
         ];
         let short = name.rsplit('/').next().unwrap_or(name);
         let mut segments: Vec<&str> = short.split(['-', '_', '.']).collect();
+        // A variant word before a version or size (`Mixtral-8x7B-Instruct-v0.1` over
+        // `Mixtral-8x7B-v0.1`): the same name without it.
+        let variant = |s: &&str| matches!(s.to_ascii_lowercase().as_str(), "instruct" | "chat" | "it");
+        let inner = segments.iter().rposition(variant).filter(|&i| i + 1 < segments.len());
+        if let Some(i) = inner {
+            let mut without = segments.clone();
+            without.remove(i);
+            if let Some(found) = self.lookup(&without.join("-")) {
+                return Some(repackaged(found, name));
+            }
+        }
         // Precision names carry their own separators (`Q4_K_M`): cut at the first one that parses.
         let joined = |parts: &[&str]| parts.join("-");
         let mut tried: Vec<String> = Vec::new();
@@ -266,14 +277,8 @@ impl Catalog {
                     if tried.contains(&candidate) {
                         continue;
                     }
-                    if let Some(mut found) = self.lookup(&candidate) {
-                        if let SpecSource::Catalog { reference } = &mut found.source {
-                            *reference = alloc::format!(
-                                "{reference}; '{name}' read as {}: the same architecture, repackaged",
-                                found.spec.name
-                            );
-                        }
-                        return Some(found);
+                    if let Some(found) = self.lookup(&candidate) {
+                        return Some(repackaged(found, name));
                     }
                     tried.push(candidate);
                 }
@@ -311,6 +316,17 @@ impl Catalog {
         scored.sort_by_key(|&(d, name)| (d, name.len()));
         scored.into_iter().take(n).map(|(_, name)| name).collect()
     }
+}
+
+/// `found`, its source saying `name` was read as it.
+fn repackaged(mut found: ResolvedModel, name: &str) -> ResolvedModel {
+    if let SpecSource::Catalog { reference } = &mut found.source {
+        *reference = alloc::format!(
+            "{reference}; '{name}' read as {}: the same architecture, repackaged",
+            found.spec.name
+        );
+    }
+    found
 }
 
 #[cfg(test)]
@@ -384,6 +400,7 @@ mod tests {
             ("Qwen/Qwen3-8B-FP8", "Qwen/Qwen3-8B"),
             ("Qwen3-8B-Q4_K_M", "Qwen/Qwen3-8B"),
             ("unsloth/gpt-oss-20b-GGUF", "openai/gpt-oss-20b"),
+            ("mistralai/Mixtral-8x7B-Instruct-v0.1", "mistralai/Mixtral-8x7B-v0.1"),
         ] {
             let found = catalog.resolve(name).unwrap();
             assert_eq!(found.spec.name, base, "{name}");

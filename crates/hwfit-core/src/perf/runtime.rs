@@ -64,6 +64,7 @@ impl Runtime {
         let generates = matches!(workload, Workload::Prefill | Workload::Decode);
         let trains = matches!(workload, Workload::TrainStep);
         match hardware {
+            _ if precision.is_mlx() => Self::Mlx,
             _ if precision.is_gguf() && !hardware.is_browser() && !trains => Self::LlamaCpp,
             HardwareType::Webgpu if generates => Self::WebLlm,
             HardwareType::Webgpu | HardwareType::Webnn | HardwareType::Wasm => Self::OnnxRuntimeWeb,
@@ -92,6 +93,9 @@ impl Runtime {
     pub const fn runs(self, precision: Precision) -> bool {
         if precision.is_gguf() {
             return matches!(self, Self::LlamaCpp | Self::WebLlm | Self::Mlx | Self::OnnxRuntimeWeb);
+        }
+        if precision.is_mlx() {
+            return matches!(self, Self::Mlx);
         }
         match precision {
             Precision::Mxfp4 => matches!(

@@ -279,6 +279,27 @@ fn a_runtime_fitted_on_forward_passes_answers_decode_with_the_class_coefficients
 }
 
 #[test]
+fn mlx_formats_are_answered_by_mlx_on_apple_gpus_only() {
+    let model = PerfModel::builtin().unwrap();
+    let spec = Catalog::builtin().resolve("meta-llama/Llama-3.1-8B").unwrap().spec;
+    let devices = DeviceCatalog::builtin();
+    let req = PerfRequest::new(Precision::Mlx4, Workload::Decode, 1, 1024);
+    let mac = devices.resolve("apple-m2-max-38c").unwrap();
+    let p = model.predict(&spec, mac, &req).unwrap();
+    assert_eq!(p.runtime, Runtime::Mlx);
+    assert_eq!(
+        p.coefficient_source,
+        CoefficientSource::Runtime,
+        "MLX is fitted on Apple GPUs"
+    );
+    // 4 bits + a 16-bit scale and bias per 64 weights.
+    assert!(p.bytes_per_step > spec.parameters() as f64 * 4.5 / 8.0 * 0.9, "{p:?}");
+    assert!(p.throughput <= p.roofline_throughput);
+    let h100 = devices.resolve("h100-sxm").unwrap();
+    assert!(model.predict(&spec, h100, &req).is_err(), "MLX runs on Apple silicon");
+}
+
+#[test]
 fn a_training_step_names_a_runtime_that_trains() {
     let spec = Catalog::builtin().resolve("bert-base-uncased").unwrap().spec;
     let h100 = DeviceCatalog::builtin().resolve("h100-sxm").unwrap().clone();

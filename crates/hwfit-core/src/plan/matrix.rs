@@ -237,6 +237,7 @@ mod tests {
                         error: String::from(
                             "mps does not support precision fp8 \
                              (supported: fp32, fp16, bf16, int8, int4, mxfp4, \
+                             MLX's formats (mlx_2bit … mlx_8bit), \
                              every GGUF type (q4_0 … q8_0, k-quants, i-quants, f16))"
                         )
                     }

@@ -514,7 +514,8 @@ impl<'a> FitRows<'a> {
 
     /// The per-step cost a prediction carries: that of the runner's records (a model call and
     /// nothing around it; the mean over its machines, weighted as the fit weighs them), else the
-    /// median of the sources' own.
+    /// median of the sources' own, each weighted as the fit weighs it (√rows): a two-row source
+    /// does not move it as far as a hundred-row table does.
     fn model_call_step(&self, runtime: Runtime, hardware: HardwareType, p: [f64; 7]) -> f64 {
         let steps = self.source_steps(runtime, hardware, p);
         let runner = || steps.iter().filter(|s| s.0.starts_with(RUNNER_SOURCE));
@@ -522,15 +523,27 @@ impl<'a> FitRows<'a> {
         if weight > 0.0 {
             return runner().map(|s| s.2 * libm::sqrt(s.1 as f64)).sum::<f64>() / weight;
         }
-        let mut all: Vec<f64> = steps.iter().map(|s| s.2).collect();
-        all.sort_by(f64::total_cmp);
-        let mid = all.len() / 2;
-        if all.len() % 2 == 1 {
-            all[mid]
-        } else {
-            f64::midpoint(all[mid - 1], all[mid])
+        let mut all: Vec<(f64, f64)> = steps.iter().map(|s| (s.2, libm::sqrt(s.1 as f64))).collect();
+        all.sort_by(|a, b| a.0.total_cmp(&b.0));
+        weighted_median(&all)
+    }
+}
+
+/// The weighted median of `(value, weight)` pairs sorted by value: the value where the weight below
+/// and above are equal, the midpoint of two values where the halves meet between them.
+fn weighted_median(sorted: &[(f64, f64)]) -> f64 {
+    let total: f64 = sorted.iter().map(|v| v.1).sum();
+    let mut below = 0.0;
+    for (i, &(value, weight)) in sorted.iter().enumerate() {
+        below += weight;
+        if (below - total / 2.0).abs() < 1e-9 * total {
+            return sorted.get(i + 1).map_or(value, |next| f64::midpoint(value, next.0));
+        }
+        if below > total / 2.0 {
+            return value;
         }
     }
+    0.0
 }
 
 /// Whether a runtime on `hardware` fits a per-step cost per source: on a GPU the harness's own
@@ -843,6 +856,15 @@ mod tests {
         assert!(reasons[0].contains("TF32"), "{reasons:?}");
         assert!(reasons[1].contains("not in the catalog"), "{reasons:?}");
         assert!(reasons[2].contains("batch size"), "{reasons:?}");
+    }
+
+    #[test]
+    fn the_median_of_weighted_sources_follows_the_weight() {
+        // Equal weights: the plain median (the midpoint of the middle two).
+        assert!((weighted_median(&[(1.0, 1.0), (2.0, 1.0), (3.0, 1.0), (4.0, 1.0)]) - 2.5).abs() < 1e-12);
+        assert!((weighted_median(&[(1.0, 1.0), (2.0, 1.0), (3.0, 1.0)]) - 2.0).abs() < 1e-12);
+        // One heavy source holds it.
+        assert!((weighted_median(&[(4.0, 10.8), (5.6, 2.8), (14.3, 6.3), (47.4, 1.4)]) - 4.0).abs() < 1e-12);
     }
 
     #[test]
