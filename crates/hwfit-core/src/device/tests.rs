@@ -302,6 +302,12 @@ mod spellings {
         // A CPU brand string still names its CPU, its core count checked.
         assert_eq!(id("AMD Ryzen 9 7950X 16-Core Processor").unwrap(), "amd-ryzen-9-7950x");
         assert!(id("AMD Ryzen 9 7950X 8-Core Processor").is_err());
+        // A phone SoC's CPU (its GPU row has no compute figures to predict from).
+        let dimensity = catalog.resolve("Dimensity 9300 CPU").unwrap();
+        assert_eq!(
+            (dimensity.hardware_type, dimensity.cpu_cores),
+            (crate::HardwareType::Cpu, Some(8))
+        );
     }
 
     #[test]
