@@ -373,7 +373,8 @@ pub(crate) fn read(name: &str) -> NameFacts {
                     facts.gpu_cores = Some(n as u32);
                     2
                 }
-                (Some("cpu"), _) if w.len() <= 3 => {
+                // `10 CPU` (a count), not a model number's last part (`X1P-42-100 CPU`).
+                (Some("cpu"), _) if w.len() <= 2 => {
                     facts.cpu_cores = Some(n as u32);
                     2
                 }

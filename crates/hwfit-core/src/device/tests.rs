@@ -308,6 +308,16 @@ mod spellings {
             (dimensity.hardware_type, dimensity.cpu_cores),
             (crate::HardwareType::Cpu, Some(8))
         );
+        // A model number's last part before `CPU` is no core count (`X1P-42-100 CPU`).
+        assert_eq!(
+            id("X1P-42-100 CPU").unwrap(),
+            "qualcomm-snapdragon-x-plus-x1p-42-100-cpu"
+        );
+        assert_eq!(
+            id("Snapdragon X Elite X1E-80-100 CPU").unwrap(),
+            "qualcomm-snapdragon-x-elite-x1e-80-100-cpu"
+        );
+        assert_eq!(id("x1e-80-100").unwrap(), "snapdragon-x-elite-x1e-80-100-adreno-x1-85");
     }
 
     #[test]
