@@ -1,8 +1,15 @@
 """Predicts each row of a runtime_steps.csv-style file with hwfit and compares (a held-out check).
 
 Usage: predict_rows.py HWFIT_BINARY ROWS.csv [PRECISION_MAP_JSON] [-v]
+
+Rows without a seq_length are predicted at hwfit's default; "within ±25 %" is a predicted/measured
+throughput ratio in [0.8, 1.25], as compare_records.py counts it. -v lists every row's ratio.
 """
-import csv, json, subprocess, sys, collections, math
+import collections
+import csv
+import json
+import subprocess
+import sys
 H = sys.argv[1]; path = sys.argv[2]; prec_map = json.loads(sys.argv[3]) if len(sys.argv) > 3 else {}
 rows = list(csv.DictReader(open(path)))
 out = []
