@@ -71,6 +71,8 @@ export function capabilities(gpuEl, webgpuEl, webnnEl, wasmEl, caps) {
       ["WebGL renderer", caps.webgl.unmaskedRenderer || caps.webgl.renderer || caps.webgl.reason || "–"],
       ["Predicted on", Object.entries(caps.devices).map(([k, v]) => `${k}: ${v}`).join("; ")],
     ]),
+    h("p", {}, "Ask about this browser from the CLI, HTTP or Python (same answers): ",
+      h("code", { class: "mono", "data-browser": caps.browser }, `hwfit predict MODEL --browser '${caps.browser}'`)),
   );
   const webgpu = caps.webgpu;
   replace(webgpuEl,

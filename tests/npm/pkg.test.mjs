@@ -188,6 +188,14 @@ test("probe and select use what node offers (no WebGPU, WebAssembly with SIMD)",
   assert.equal(caps.deviceClasses.wasm, "wasm");
   const s = await hwfit.select({ modelName: "bert-base-uncased" });
   assert.deepEqual(Object.keys(s.allScores), ["wasm"]);
+  // The probe's facts, in words or as the object, describe this runtime to any face.
+  assert.equal(caps.capabilities.wasm, true);
+  assert.equal(typeof caps.browser, "string");
+  assert.deepEqual(await hwfit.select({ modelName: "bert-base-uncased", browser: caps.browser }), s);
+  assert.deepEqual(await hwfit.select({ modelName: "bert-base-uncased", browser: caps.capabilities }), s);
+  const firefox = await hwfit.predict({ modelName: "bert-base-uncased", browser: "firefox, webgpu=integrated, isolated, cores=8" });
+  assert.deepEqual(Object.keys(firefox.predictions).sort(), ["wasm", "webgpu"]);
+  await assert.rejects(hwfit.predict({ modelName: "bert-base-uncased", browser: "netscape" }), (e) => e instanceof Error && /not a browser fact/.test(e.message));
   const b = await hwfit.benchmark({ noGpu: false });
   assert.equal(b.gpu, undefined);
   assert.match(b.gpuError, /navigator\.gpu is absent/);

@@ -44,6 +44,7 @@ _KNOWN_TYPES = frozenset({"cpu", "cuda", "rocm", "hip", "mps", "openvino", "qnn"
 JsonDict = Dict[str, Any]
 StrOrList = Union[str, Sequence[Any]]
 ModelConfig = Union[Mapping[str, Any], str, "os.PathLike[str]"]
+Browser = Union[str, Mapping[str, Any]]
 
 
 def _hardware_name(value: Any) -> str:
@@ -70,6 +71,15 @@ def _str_list(value: Optional[Any], field: str, *, hardware: bool = False) -> Op
     if isinstance(value, (bytes, Mapping)) or not isinstance(value, Iterable):
         raise TypeError(f"{field} must be a string or a list of strings, not {type(value).__name__}")
     return [_hardware_name(v) if hardware else (v if isinstance(v, str) else str(v)) for v in value]
+
+
+def _browser(value: Optional[Browser]) -> Optional[Union[str, JsonDict]]:
+    """A browser's facts in words, or the probe's ``capabilities`` mapping, as sent."""
+    if value is None or isinstance(value, str):
+        return value
+    if isinstance(value, Mapping):
+        return dict(value)
+    raise TypeError(f"browser: a string of facts or a mapping, not {type(value).__name__}")
 
 
 def _int_list(value: Optional[Any], field: str) -> Optional[List[Any]]:
@@ -415,6 +425,7 @@ class HardwareSelectionClient:
         gpu_count: Optional[int] = None,
         model_config: Optional[ModelConfig] = None,
         threads: Optional[int] = None,
+        browser: Optional[Browser] = None,
     ) -> JsonDict:
         """``POST /hardware/select``: the best hardware for one model.
 
@@ -435,6 +446,10 @@ class HardwareSelectionClient:
                 to read the architecture from instead of the catalog.
             threads: threads the run uses on a CPU candidate (llama.cpp's ``-t``);
                 omitted: every core.
+            browser: a browser whose WebGPU, WebAssembly and WebNN back-ends join the
+                candidates, as the npm package's probe describes it: the facts in words
+                (``"firefox, gpu=NVIDIA GeForce RTX 3080, isolated, cores=16"``) or the probe's
+                ``capabilities`` dict.
 
         Returns:
             ``{model_family, model_name, model_size, model_size_category, batch_size,
@@ -457,6 +472,7 @@ class HardwareSelectionClient:
                 "gpu_count": gpu_count,
                 "model_config": _model_config(model_config),
                 "threads": threads,
+                "browser": _browser(browser),
             },
         )
 
@@ -546,6 +562,7 @@ class HardwareSelectionClient:
         device_spec: Optional[Mapping[str, Any]] = None,
         runtime: Optional[str] = None,
         threads: Optional[int] = None,
+        browser: Optional[Browser] = None,
     ) -> JsonDict:
         """``POST /performance/predict``: throughput, latency and memory per hardware.
 
@@ -567,6 +584,9 @@ class HardwareSelectionClient:
                 ``torch.set_num_threads``); fewer than its cores compute and read at the part
                 of the CPU they use (the device is named ``... (4 of 96 cores)``); omitted:
                 every core.
+            browser: a browser whose back-ends join the targets (see ``select_hardware``):
+                ``"safari, webgpu=integrated, cores=8"`` or the probe's ``capabilities`` dict;
+                the answer is the one the npm package gives in that browser.
 
         Returns:
             ``{model_name, ..., "predictions": {<hw>: {throughput, latency, memory_usage, source,
@@ -592,6 +612,7 @@ class HardwareSelectionClient:
                 "model_config": _model_config(model_config),
                 "runtime": runtime,
                 "threads": threads,
+                "browser": _browser(browser),
             },
         )
 

@@ -475,6 +475,25 @@ class CatalogTests(ServerTest):
             self.client.predict_performance("gpt2", device_spec={**spec, "memory_gb": 0})
         self.assertIn("device_spec.memory_gb", str(caught.exception))
 
+    def test_predict_in_a_described_browser(self) -> None:
+        words = "firefox, gpu=NVIDIA GeForce RTX 3080, isolated, cores=16"
+        r = self.client.predict_performance("sentence-transformers/all-MiniLM-L6-v2", browser=words)
+        self.assertEqual(sorted(r["predictions"]), ["wasm", "webgpu"])
+        self.assertIn("RTX 3080", r["predictions"]["webgpu"]["device"])
+        self.assertIn("4 threads", r["predictions"]["wasm"]["device"])
+        facts = {"engine": "firefox", "wasm": True, "crossOriginIsolated": True, "hardwareConcurrency": 16,
+                 "webgpu": {"vendor": "nvidia", "description": "NVIDIA GeForce RTX 3080"}}
+        same = self.client.predict_performance("sentence-transformers/all-MiniLM-L6-v2", browser=facts)
+        self.assertEqual(same["predictions"]["wasm"], r["predictions"]["wasm"])
+        self.assertEqual(same["predictions"]["webgpu"]["throughput"], r["predictions"]["webgpu"]["throughput"])
+        chosen = self.client.select_hardware("sentence-transformers/all-MiniLM-L6-v2", browser=words, batch_size=64)
+        self.assertEqual(chosen["primary_recommendation"], "webgpu")
+        with self.assertRaises(HwfitError) as caught:
+            self.client.predict_performance("bert-base-uncased", browser="netscape")
+        self.assertIn("not a browser fact", str(caught.exception))
+        with self.assertRaises(TypeError):
+            self.client.predict_performance("bert-base-uncased", browser=3)  # type: ignore[arg-type]
+
     def test_estimate_resources(self) -> None:
         r = self.client.estimate_resources("gpt2", hardware="cpu", precision="fp32", batch_size=2)
         req = r["resource_requirements"]

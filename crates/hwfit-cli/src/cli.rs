@@ -369,6 +369,12 @@ pub struct TargetArgs {
     /// `memory_gb`, `memory_bandwidth_gbs`, `dense_tflops: {fp32, fp16?, bf16?, fp8?, int8?}`, `name?`).
     #[arg(long, value_name = "FILE|JSON")]
     pub device_spec: Option<String>,
+    /// A browser, predicted on as the npm package's probe would be: its facts in words
+    /// (`firefox, gpu=NVIDIA GeForce RTX 3080, isolated, cores=16`; also `webgpu=discrete|integrated|
+    /// fallback`, `no-simd`, `webnn=cpu+gpu`, `no-wasm`), or the probe's `capabilities` object
+    /// (JSON, or a file holding it). Its WebGPU, WebAssembly and WebNN back-ends join the targets.
+    #[arg(long, value_name = "FACTS|FILE|JSON")]
+    pub browser: Option<String>,
 }
 
 /// Which model: a name (catalog, or estimated from the name) or a Hugging Face `config.json`.

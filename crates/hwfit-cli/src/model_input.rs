@@ -6,6 +6,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 use hwfit_core::api::HardwareList;
+use hwfit_core::browser::BrowserCapabilities;
 use hwfit_core::{DeviceSpec, Hwfit, SelectionConfig};
 
 use crate::cli::{ModelArg, TargetArgs};
@@ -35,9 +36,17 @@ pub fn model(arg: &ModelArg) -> Result<(String, Option<serde_json::Value>)> {
     Ok((name, config))
 }
 
-/// The hardware list, devices and device spec of `--hardware`/`--device` (each comma-separated or
-/// repeated) and `--device-spec`.
-pub fn targets(args: &TargetArgs) -> Result<(HardwareList, Vec<String>, Option<DeviceSpec>)> {
+/// What `--hardware`/`--device` (each comma-separated or repeated), `--device-spec` and `--browser`
+/// name.
+type NamedTargets = (
+    HardwareList,
+    Vec<String>,
+    Option<DeviceSpec>,
+    Option<BrowserCapabilities>,
+);
+
+/// The hardware list, devices, device spec and browser a command names.
+pub fn targets(args: &TargetArgs) -> Result<NamedTargets> {
     let hardware = if args.hardware.is_empty() {
         HardwareList::default()
     } else {
@@ -52,7 +61,25 @@ pub fn targets(args: &TargetArgs) -> Result<(HardwareList, Vec<String>, Option<D
         .map(String::from)
         .collect();
     let spec = args.device_spec.as_deref().map(device_spec).transpose()?;
-    Ok((hardware, devices, spec))
+    let browser = args.browser.as_deref().map(browser).transpose()?;
+    Ok((hardware, devices, spec, browser))
+}
+
+/// `--browser`: the facts in words, the probe's `capabilities` object, or a file holding it; read
+/// by the core, as a request's `browser` is.
+fn browser(value: &str) -> Result<BrowserCapabilities> {
+    let trimmed = value.trim_start();
+    let json = if trimmed.starts_with('{') {
+        serde_json::from_str(trimmed).context("--browser: not a JSON object")?
+    } else if std::path::Path::new(value).is_file() {
+        let text = std::fs::read_to_string(value).with_context(|| format!("--browser: cannot read {value}"))?;
+        serde_json::from_str(&text).with_context(|| format!("--browser {value}: not JSON"))?
+    } else {
+        serde_json::Value::String(value.to_owned())
+    };
+    let caps =
+        hwfit_core::browser::describe::deserialize_browser(json).map_err(|e| anyhow::anyhow!("--browser: {e}"))?;
+    caps.context("--browser: empty")
 }
 
 /// `--device-spec`: a JSON object, or a file holding one; validated field by field.

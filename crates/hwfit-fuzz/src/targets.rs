@@ -49,6 +49,11 @@ pub const TARGETS: &[Target] = &[
         run: device_spec,
     },
     Target {
+        name: "browser",
+        about: "a browser described in words or as the probe's object (--browser), read back and predicted on",
+        run: browser,
+    },
+    Target {
         name: "selection_config",
         about: "a selection configuration file (--config), used by a selection",
         run: selection_config,
@@ -262,6 +267,37 @@ pub fn device_spec(data: &[u8]) {
     }
 }
 
+/// A browser (the facts in words, or the probe's object as JSON): refused with a typed error, or
+/// written back in words that read to the same candidates, and predicted on with finite numbers.
+pub fn browser(data: &[u8]) {
+    let Some(text) = text(data) else { return };
+    let json =
+        serde_json::from_str::<serde_json::Value>(text).unwrap_or_else(|_| serde_json::Value::String(text.into()));
+    let Ok(Some(caps)) = hwfit_core::browser::describe::deserialize_browser(json) else {
+        return;
+    };
+    let catalog = hwfit().devices_catalog();
+    let words = caps.words();
+    let read = hwfit_core::browser::BrowserCapabilities::describe(&words)
+        .unwrap_or_else(|e| panic!("the words {words:?} of {caps:?} do not read back: {e}"));
+    let ids = |c: &hwfit_core::browser::BrowserCapabilities| -> Vec<String> {
+        hwfit_core::browser::browser_candidates(c, catalog)
+            .into_iter()
+            .map(|c| c.device.id)
+            .collect()
+    };
+    assert_eq!(ids(&caps), ids(&read), "{words:?} reads back to other candidates");
+    let request = PredictRequest {
+        browser: Some(caps),
+        ..PredictRequest::model("bert-base-uncased")
+    };
+    if let Ok(answer) = hwfit().predict(&request, &[]) {
+        for (key, entry) in &answer.predictions {
+            check_prediction(&entry.prediction, key);
+        }
+    }
+}
+
 /// A selection configuration: refused naming what is wrong, or used by a selection that ranks
 /// every candidate it names.
 pub fn selection_config(data: &[u8]) {
@@ -276,8 +312,14 @@ pub fn selection_config(data: &[u8]) {
         .expect("a catalog model")
         .spec;
     let hardware = HardwareList::of(&[HardwareType::Cpu, HardwareType::Cuda, HardwareType::Mps]);
-    let candidates = hwfit_core::api::resolve_candidates::<&str>(hwfit.devices_catalog(), &hardware, &[], None, &[])
-        .expect("reference devices");
+    let targets = hwfit_core::api::Targets {
+        hardware: &hardware,
+        devices: &[],
+        device_spec: None,
+        browser: None,
+    };
+    let candidates =
+        hwfit_core::api::resolve_candidates(hwfit.devices_catalog(), targets, &[]).expect("reference devices");
     let input = SelectionInput {
         batch_size: 8,
         seq_length: 128,

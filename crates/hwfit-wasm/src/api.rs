@@ -124,7 +124,7 @@ pub(crate) async fn probe_here() -> Result<crate::probe::CapabilityReport, JsVal
             "device database not loaded ({why}): only the curated devices were searched"
         ));
     }
-    keep(report.capabilities(), candidates);
+    keep(report.capabilities.clone(), candidates);
     Ok(report)
 }
 

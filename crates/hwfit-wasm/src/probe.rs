@@ -6,7 +6,7 @@
 
 use hwfit_core::SortedMap;
 
-use hwfit_core::browser::{BrowserCapabilities, GpuIdentification, WebGlRenderer, WebGpuAdapterFacts};
+use hwfit_core::browser::{BrowserCapabilities, BrowserEngine, GpuIdentification, WebGlRenderer, WebGpuAdapterFacts};
 use js_sys::{Array, Function, Object, Promise, Reflect, Uint8Array};
 use serde::Serialize;
 use serde_json::Value;
@@ -148,13 +148,24 @@ pub struct CapabilityReport {
     pub gpu: GpuIdentification,
     /// The device each usable type is predicted on (the identified GPU, or the class).
     pub devices: SortedMap<String, String>,
+    /// The facts the predictions rest on — give them as `--browser` (CLI) or `browser` (HTTP,
+    /// Python) to ask about this browser from elsewhere and get the same answers.
+    pub capabilities: BrowserCapabilities,
+    /// The same facts in words, as the CLI's `--browser` and HTTP's `browser` take them
+    /// (`chromium, gpu=NVIDIA GeForce RTX 3080, isolated, cores=16`).
+    pub browser: String,
 }
 
 impl CapabilityReport {
-    /// The facts the core's mapping needs.
+    /// The facts the core's mapping needs, read from the probe's parts.
     #[must_use]
-    pub fn capabilities(&self) -> BrowserCapabilities {
+    pub fn read_capabilities(&self) -> BrowserCapabilities {
         BrowserCapabilities {
+            engine: self
+                .navigator
+                .user_agent
+                .as_deref()
+                .and_then(BrowserEngine::from_user_agent),
             webgpu: self
                 .webgpu
                 .adapters
@@ -627,8 +638,10 @@ pub async fn finish_probe(
         device_classes: SortedMap::new(),
         gpu: GpuIdentification::default(),
         devices: SortedMap::new(),
+        capabilities: BrowserCapabilities::default(),
+        browser: String::new(),
     };
-    let caps = report.capabilities();
+    let caps = report.read_capabilities();
     let (available, targets) = hwfit_core::browser::browser_targets(&caps);
     report.hardware = available.hardware.iter().map(|(h, v)| (h.to_string(), *v)).collect();
     report.device_classes = targets
@@ -641,6 +654,8 @@ pub async fn finish_probe(
         .iter()
         .map(|c| (c.key.clone(), c.device.id.clone()))
         .collect();
+    report.browser = caps.words();
+    report.capabilities = caps;
     release_webgl(probing.webgl_release);
     (report, candidates)
 }

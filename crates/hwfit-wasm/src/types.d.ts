@@ -40,6 +40,12 @@ export interface Analysis {
 export interface AnalyzeRequest {
     /** Batch sizes (default 1, 8, 32). */
     batchSizes?: number[];
+    /**
+     * A browser, predicted on as the npm package's probe would be: the probe's `capabilities`
+     * object or its facts in words (`"firefox, gpu=RTX 3080, isolated, cores=16"`); its WebGPU,
+     * WebAssembly and WebNN back-ends join the targets.
+     */
+    browser?: string | BrowserCapabilities | null;
     /** A device described by its numbers (`--device-spec`), predicted on with the rest. */
     deviceSpec?: DeviceSpec | null;
     /** Concrete devices. */
@@ -97,6 +103,12 @@ export interface BatchModel {
 export interface BatchSelectRequest {
     /** Items per step (default 1). */
     batchSize?: number;
+    /**
+     * A browser, predicted on as the npm package's probe would be: the probe's `capabilities`
+     * object or its facts in words (`"firefox, gpu=RTX 3080, isolated, cores=16"`); its WebGPU,
+     * WebAssembly and WebNN back-ends join the targets.
+     */
+    browser?: string | BrowserCapabilities | null;
     /** A device described by its numbers (`--device-spec`), predicted on with the rest. */
     deviceSpec?: DeviceSpec | null;
     /** Concrete devices to choose from. */
@@ -146,6 +158,34 @@ export interface BenchmarkReport {
 /** Which roof limits a step. */
 export type Bound = "compute" | "memory" | "host";
 
+/**
+ * The facts of a probe that decide the mapping: what the npm package's `probe()` reports as
+ * `capabilities`, and what the other faces take as `browser` (this object, with the probe's
+ * camelCase or snake_case names, or the same facts in words: [`BrowserCapabilities::describe`]).
+ * A fact left out is its default (no WebGPU, no WebAssembly, not isolated).
+ */
+export interface BrowserCapabilities {
+    /** `crossOriginIsolated`: WebAssembly threads need it (`SharedArrayBuffer`). */
+    crossOriginIsolated?: boolean;
+    /** The engine (from `navigator.userAgent`), where known. */
+    engine?: BrowserEngine | null;
+    /** `navigator.hardwareConcurrency` (logical cores). */
+    hardwareConcurrency?: number | null;
+    /** Whether WebAssembly runs at all. */
+    wasm?: boolean;
+    /** Whether WebAssembly SIMD validates (`None`: not probed; every current browser has it). */
+    wasmSimd?: boolean | null;
+    /** WebGL's unmasked vendor and renderer (`WEBGL_debug_renderer_info`), where exposed. */
+    webgl?: WebGlRenderer | null;
+    /** The WebGPU adapter, when one was granted. */
+    webgpu?: WebGpuAdapterFacts | null;
+    /** WebNN device types whose `createContext` succeeded. */
+    webnnContexts?: string[];
+}
+
+/** The browser engine: its WebGPU implementation (Dawn, wgpu, WebKit's) and which APIs it has. */
+export type BrowserEngine = "chromium" | "firefox" | "webkit";
+
 /** One candidate's evaluation (IPFS Accelerate's `all_scores` entry). */
 export interface CandidateScore {
     /** The device predicted on. */
@@ -171,6 +211,11 @@ export interface CandidateScore {
 
 /** The whole report. */
 export interface CapabilityReport {
+    /**
+     * The facts the predictions rest on — give them as `--browser` (CLI) or `browser` (HTTP,
+     * Python) to ask about this browser from elsewhere and get the same answers.
+     */
+    capabilities: BrowserCapabilities;
     /** Catalog class each usable type falls back to (`webgpu` → `webgpu-fallback` …). */
     deviceClasses: Record<string, string>;
     /** The device each usable type is predicted on (the identified GPU, or the class). */
@@ -710,6 +755,12 @@ export interface MapEntry {
 export interface MapRequest {
     /** Batch sizes (default 1, 4, 16, 32, 64). */
     batchSizes?: number[];
+    /**
+     * A browser, predicted on as the npm package's probe would be: the probe's `capabilities`
+     * object or its facts in words (`"firefox, gpu=RTX 3080, isolated, cores=16"`); its WebGPU,
+     * WebAssembly and WebNN back-ends join the targets.
+     */
+    browser?: string | BrowserCapabilities | null;
     /** A device described by its numbers (`--device-spec`), predicted on with the rest. */
     deviceSpec?: DeviceSpec | null;
     /** Concrete devices. */
@@ -727,6 +778,12 @@ export interface MapRequest {
 export interface MatrixRequest {
     /** Batch sizes (default 1, 8, 32). */
     batchSizes?: number[];
+    /**
+     * A browser, predicted on as the npm package's probe would be: the probe's `capabilities`
+     * object or its facts in words (`"firefox, gpu=RTX 3080, isolated, cores=16"`); its WebGPU,
+     * WebAssembly and WebNN back-ends join the targets.
+     */
+    browser?: string | BrowserCapabilities | null;
     /** A device described by its numbers (`--device-spec`), predicted on with the rest. */
     deviceSpec?: DeviceSpec | null;
     /** Concrete devices. */
@@ -1117,6 +1174,12 @@ export interface PredictEntry {
 export interface PredictRequest {
     /** Items per step (default 1). */
     batchSize?: number;
+    /**
+     * A browser, predicted on as the npm package's probe would be: the probe's `capabilities`
+     * object or its facts in words (`"firefox, gpu=RTX 3080, isolated, cores=16"`); its WebGPU,
+     * WebAssembly and WebNN back-ends join the targets.
+     */
+    browser?: string | BrowserCapabilities | null;
     /** A device described by its numbers (`--device-spec`), predicted on with the rest. */
     deviceSpec?: DeviceSpec | null;
     /** Concrete devices from the device catalog. */
@@ -1225,6 +1288,12 @@ export interface PredictorInfo {
 
 /** Catalog models for a Hugging Face pipeline task (`POST /models/recommend`). */
 export interface RecommendRequest {
+    /**
+     * A browser, predicted on as the npm package's probe would be: the probe's `capabilities`
+     * object or its facts in words (`"firefox, gpu=RTX 3080, isolated, cores=16"`); its WebGPU,
+     * WebAssembly and WebNN back-ends join the targets.
+     */
+    browser?: string | BrowserCapabilities | null;
     /** A device described by its numbers (`--device-spec`), predicted on with the rest. */
     deviceSpec?: DeviceSpec | null;
     /** Concrete devices allowed. */
@@ -1291,6 +1360,12 @@ export interface ResourcePoolConfig {
 
 /** A resource-pool configuration for several models (`POST /resources/pool`). */
 export interface ResourcePoolRequest {
+    /**
+     * A browser, predicted on as the npm package's probe would be: the probe's `capabilities`
+     * object or its facts in words (`"firefox, gpu=RTX 3080, isolated, cores=16"`); its WebGPU,
+     * WebAssembly and WebNN back-ends join the targets.
+     */
+    browser?: string | BrowserCapabilities | null;
     /** A device described by its numbers (`--device-spec`), predicted on with the rest. */
     deviceSpec?: DeviceSpec | null;
     /** Concrete devices. */
@@ -1391,6 +1466,12 @@ export interface RuntimeOption {
 export interface SelectRequest {
     /** Items per step (default 1). */
     batchSize?: number;
+    /**
+     * A browser, predicted on as the npm package's probe would be: the probe's `capabilities`
+     * object or its facts in words (`"firefox, gpu=RTX 3080, isolated, cores=16"`); its WebGPU,
+     * WebAssembly and WebNN back-ends join the targets.
+     */
+    browser?: string | BrowserCapabilities | null;
     /** A device described by its numbers (`--device-spec`), predicted on with the rest. */
     deviceSpec?: DeviceSpec | null;
     /** Concrete devices to choose from. */
@@ -1585,6 +1666,12 @@ export interface TemplateDecision {
 export interface TemplateRequest {
     /** Items per step (default 1). */
     batchSize?: number;
+    /**
+     * A browser, predicted on as the npm package's probe would be: the probe's `capabilities`
+     * object or its facts in words (`"firefox, gpu=RTX 3080, isolated, cores=16"`); its WebGPU,
+     * WebAssembly and WebNN back-ends join the targets.
+     */
+    browser?: string | BrowserCapabilities | null;
     /** A device described by its numbers (`--device-spec`), predicted on with the rest. */
     deviceSpec?: DeviceSpec | null;
     /** Concrete devices to choose from. */
@@ -1684,6 +1771,28 @@ export interface WebGlProbe {
     unmaskedVendor: string;
     /** `VENDOR` and `RENDERER` (masked: `WebKit`, `WebKit WebGL` in most browsers). */
     vendor: string;
+}
+
+/** WebGL's `UNMASKED_VENDOR_WEBGL` and `UNMASKED_RENDERER_WEBGL`. */
+export interface WebGlRenderer {
+    /** Unmasked renderer (`ANGLE (NVIDIA, NVIDIA GeForce RTX 3080 Ti (0x00002208) Direct3D11 …)`). */
+    renderer: string;
+    /** Unmasked vendor (`Google Inc. (NVIDIA)`). */
+    vendor?: string;
+}
+
+/** What identifies a WebGPU adapter (`GPUAdapterInfo` and `isFallbackAdapter`). */
+export interface WebGpuAdapterFacts {
+    /** `info.architecture` (`ampere`, `rdna-3`, `gen-12lp`, `metal-3`, `swiftshader` …). */
+    architecture?: string;
+    /** `info.description`, where the browser gives one. */
+    description?: string;
+    /** `info.device`, where the browser gives one (Safari: `applem2ultra`). */
+    device?: string;
+    /** `isFallbackAdapter` (a software adapter such as SwiftShader). */
+    isFallback?: boolean;
+    /** `info.vendor` (`nvidia`, `amd`, `intel`, `apple`, `google` …). */
+    vendor?: string;
 }
 
 /** The WebGPU part. */

@@ -123,6 +123,24 @@ async fn select_without_hardware_uses_the_probe() {
     assert_eq!(!get(&scores, "webgpu").is_undefined(), EXPECT_WEBGPU);
     // SwiftShader runs shaders on the CPU: it never ranks above WebAssembly.
     assert_eq!(get(&s, "primaryRecommendation").as_string().as_deref(), Some("wasm"));
+    // The probe's facts in words describe this browser to every face: asked with them, the answer
+    // is the one given on the probe.
+    let report = hwfit_wasm::probe().await.expect("probe");
+    assert_eq!(
+        get(&report, "capabilities.engine").as_string().as_deref(),
+        Some("chromium")
+    );
+    let words = get(&report, "browser").as_string().unwrap();
+    assert!(words.starts_with("chromium"), "{words}");
+    assert_eq!(words.contains("webgpu=fallback"), EXPECT_WEBGPU, "{words}");
+    let described = js_sys::JSON::parse(r#"{"modelName": "bert-base-uncased", "batchSize": 4}"#).unwrap();
+    Reflect::set(&described, &JsValue::from_str("browser"), &JsValue::from_str(&words)).unwrap();
+    let same = hwfit_wasm::select(described, JsValue::UNDEFINED).await.expect("select");
+    assert_eq!(
+        js_sys::JSON::stringify(&same).unwrap(),
+        js_sys::JSON::stringify(&s).unwrap(),
+        "{words}"
+    );
     if EXPECT_WEBGPU {
         let fixed = get(&scores, "webgpu.predictions.fixedCosts");
         assert!(get(&fixed, "kernels").as_f64().unwrap() > 0.0);

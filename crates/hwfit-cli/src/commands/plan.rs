@@ -27,12 +27,13 @@ fn emit<T: Serialize>(value: &T, path: Option<&Path>) -> Result<()> {
 
 /// `hwfit matrix`.
 pub fn matrix(args: &MatrixArgs) -> Result<()> {
-    let (hardware, devices, device_spec) = model_input::targets(&args.targets)?;
+    let (hardware, devices, device_spec, browser) = model_input::targets(&args.targets)?;
     let request = MatrixRequest {
         models: args.models.clone(),
         hardware,
         devices,
         device_spec,
+        browser,
         batch_sizes: args.batch_sizes.clone(),
         precisions: args.precisions.clone(),
         mode: args.mode,
@@ -108,13 +109,14 @@ fn write_charts(m: &hwfit_core::plan::matrix::PredictionMatrix, dir: &Path) -> R
 
 /// `hwfit map`.
 pub fn map(args: &MapArgs) -> Result<()> {
-    let (hardware, devices, device_spec) = model_input::targets(&args.targets)?;
+    let (hardware, devices, device_spec, browser) = model_input::targets(&args.targets)?;
     let request = MapRequest {
         model_families: args.families.clone(),
         batch_sizes: args.batch_sizes.clone(),
         hardware,
         devices,
         device_spec,
+        browser,
     };
     let map = detection::ask(
         &*model_input::hwfit(args.config.config.as_deref())?,
@@ -176,12 +178,13 @@ pub fn distributed(args: &DistributedArgs) -> Result<()> {
 
 /// `hwfit resource-pool`.
 pub fn resource_pool(args: &ResourcePoolArgs) -> Result<()> {
-    let (hardware, devices, device_spec) = model_input::targets(&args.targets)?;
+    let (hardware, devices, device_spec, browser) = model_input::targets(&args.targets)?;
     let request = ResourcePoolRequest {
         models: args.models.clone(),
         hardware,
         devices,
         device_spec,
+        browser,
         precision: args.precision,
         ..ResourcePoolRequest::default()
     };
@@ -214,12 +217,13 @@ pub fn resource_pool(args: &ResourcePoolArgs) -> Result<()> {
 
 /// `hwfit recommend`.
 pub fn recommend(args: &RecommendArgs) -> Result<()> {
-    let (hardware, devices, device_spec) = model_input::targets(&args.targets)?;
+    let (hardware, devices, device_spec, browser) = model_input::targets(&args.targets)?;
     let request = RecommendRequest {
         task: args.task.clone(),
         hardware,
         devices,
         device_spec,
+        browser,
     };
     let hwfit = model_input::hwfit(args.config.config.as_deref())?;
     let r = detection::ask(&hwfit, &request, &args.detection)?;

@@ -11,7 +11,7 @@ use crate::{detection, model_input, output};
 pub fn run(args: &PredictArgs) -> Result<()> {
     let hwfit = model_input::hwfit(None)?;
     let (model_name, model_config) = model_input::model(&args.model)?;
-    let (hardware, devices, device_spec) = model_input::targets(&args.targets)?;
+    let (hardware, devices, device_spec, browser) = model_input::targets(&args.targets)?;
     let request = PredictRequest {
         model_name,
         model_config,
@@ -19,6 +19,7 @@ pub fn run(args: &PredictArgs) -> Result<()> {
         hardware,
         devices,
         device_spec,
+        browser,
         precision: args.step.precision,
         mode: args.mode,
         workload: args.workload,
@@ -118,7 +119,7 @@ pub(crate) fn runtimes_line(key: &str, prediction: &Prediction, runtimes: &[Runt
 pub fn analyze(args: &AnalyzeArgs) -> Result<()> {
     let hwfit = model_input::hwfit(args.config.config.as_deref())?;
     let (model_name, model_config) = model_input::model(&args.model)?;
-    let (hardware, devices, device_spec) = model_input::targets(&args.targets)?;
+    let (hardware, devices, device_spec, browser) = model_input::targets(&args.targets)?;
     let request = AnalyzeRequest {
         model_name,
         model_config,
@@ -127,6 +128,7 @@ pub fn analyze(args: &AnalyzeArgs) -> Result<()> {
         hardware,
         devices,
         device_spec,
+        browser,
         precision: args.precision,
         sequence_length: args.seq_length,
     };

@@ -85,7 +85,7 @@ fn print_text(s: &Selection) {
 pub fn run(args: &SelectArgs) -> Result<()> {
     let hwfit = model_input::hwfit(args.config.config.as_deref())?;
     let (model_name, model_config) = model_input::model(&args.model)?;
-    let (hardware, devices, device_spec) = model_input::targets(&args.targets)?;
+    let (hardware, devices, device_spec, browser) = model_input::targets(&args.targets)?;
     let request = SelectRequest {
         model_name,
         model_config,
@@ -93,6 +93,7 @@ pub fn run(args: &SelectArgs) -> Result<()> {
         hardware,
         devices,
         device_spec,
+        browser,
         precision: args.step.precision,
         mode: args.mode,
         batch_size: args.step.batch_size,
@@ -114,7 +115,7 @@ pub fn run(args: &SelectArgs) -> Result<()> {
 /// Selects for several models and prints.
 pub fn batch(args: &BatchArgs) -> Result<()> {
     let hwfit = model_input::hwfit(args.config.config.as_deref())?;
-    let (hardware, devices, device_spec) = model_input::targets(&args.targets)?;
+    let (hardware, devices, device_spec, browser) = model_input::targets(&args.targets)?;
     let request = BatchSelectRequest {
         models: args
             .models
@@ -127,6 +128,7 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
         hardware,
         devices,
         device_spec,
+        browser,
         precision: args.step.precision,
         mode: args.mode,
         batch_size: args.step.batch_size,

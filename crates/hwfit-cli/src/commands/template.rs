@@ -9,7 +9,7 @@ use crate::{detection, model_input, output, template};
 /// Decides and renders the starter file.
 pub fn run(args: &TemplateArgs) -> Result<()> {
     let (model_name, model_config) = model_input::model(&args.model)?;
-    let (hardware, devices, device_spec) = model_input::targets(&args.targets)?;
+    let (hardware, devices, device_spec, browser) = model_input::targets(&args.targets)?;
     let hwfit = model_input::hwfit(args.config.config.as_deref())?;
     let request = TemplateRequest {
         model_name,
@@ -18,6 +18,7 @@ pub fn run(args: &TemplateArgs) -> Result<()> {
         hardware,
         devices,
         device_spec,
+        browser,
         batch_size: args.batch_size,
         precision: args.precision,
     };

@@ -34,6 +34,15 @@ pub struct PredictRequest {
     pub devices: Vec<String>,
     /// A device described by its numbers (`--device-spec`), predicted on with the rest.
     pub device_spec: Option<crate::DeviceSpec>,
+    /// A browser, predicted on as the npm package's probe would be: the probe's `capabilities`
+    /// object or its facts in words (`"firefox, gpu=RTX 3080, isolated, cores=16"`); its WebGPU,
+    /// WebAssembly and WebNN back-ends join the targets.
+    #[serde(deserialize_with = "crate::browser::describe::deserialize_browser")]
+    #[cfg_attr(
+        feature = "schema",
+        schemars(schema_with = "crate::browser::describe::browser_schema")
+    )]
+    pub browser: Option<crate::browser::BrowserCapabilities>,
     /// Weight precision (default `fp32`).
     pub precision: Precision,
     /// `training` predicts a training step; `inference` (default) the workload below.
@@ -62,6 +71,7 @@ impl Default for PredictRequest {
             hardware: HardwareList::default(),
             devices: Vec::new(),
             device_spec: None,
+            browser: None,
             precision: defaults::PRECISION,
             mode: defaults::MODE,
             workload: None,
@@ -187,6 +197,15 @@ pub struct SelectRequest {
     pub devices: Vec<String>,
     /// A device described by its numbers (`--device-spec`), predicted on with the rest.
     pub device_spec: Option<crate::DeviceSpec>,
+    /// A browser, predicted on as the npm package's probe would be: the probe's `capabilities`
+    /// object or its facts in words (`"firefox, gpu=RTX 3080, isolated, cores=16"`); its WebGPU,
+    /// WebAssembly and WebNN back-ends join the targets.
+    #[serde(deserialize_with = "crate::browser::describe::deserialize_browser")]
+    #[cfg_attr(
+        feature = "schema",
+        schemars(schema_with = "crate::browser::describe::browser_schema")
+    )]
+    pub browser: Option<crate::browser::BrowserCapabilities>,
     /// Weight precision (default `fp32`).
     pub precision: Precision,
     /// Inference (default) or training.
@@ -214,6 +233,7 @@ impl Default for SelectRequest {
             hardware: HardwareList::default(),
             devices: Vec::new(),
             device_spec: None,
+            browser: None,
             precision: defaults::PRECISION,
             mode: defaults::MODE,
             batch_size: defaults::BATCH_SIZE,
@@ -266,6 +286,15 @@ pub struct BatchSelectRequest {
     pub devices: Vec<String>,
     /// A device described by its numbers (`--device-spec`), predicted on with the rest.
     pub device_spec: Option<crate::DeviceSpec>,
+    /// A browser, predicted on as the npm package's probe would be: the probe's `capabilities`
+    /// object or its facts in words (`"firefox, gpu=RTX 3080, isolated, cores=16"`); its WebGPU,
+    /// WebAssembly and WebNN back-ends join the targets.
+    #[serde(deserialize_with = "crate::browser::describe::deserialize_browser")]
+    #[cfg_attr(
+        feature = "schema",
+        schemars(schema_with = "crate::browser::describe::browser_schema")
+    )]
+    pub browser: Option<crate::browser::BrowserCapabilities>,
     /// Weight precision (default `fp32`).
     pub precision: Precision,
     /// Inference (default) or training.
@@ -287,6 +316,7 @@ impl Default for BatchSelectRequest {
             hardware: HardwareList::default(),
             devices: Vec::new(),
             device_spec: None,
+            browser: None,
             precision: defaults::PRECISION,
             mode: defaults::MODE,
             batch_size: defaults::BATCH_SIZE,
@@ -337,6 +367,15 @@ pub struct AnalyzeRequest {
     pub devices: Vec<String>,
     /// A device described by its numbers (`--device-spec`), predicted on with the rest.
     pub device_spec: Option<crate::DeviceSpec>,
+    /// A browser, predicted on as the npm package's probe would be: the probe's `capabilities`
+    /// object or its facts in words (`"firefox, gpu=RTX 3080, isolated, cores=16"`); its WebGPU,
+    /// WebAssembly and WebNN back-ends join the targets.
+    #[serde(deserialize_with = "crate::browser::describe::deserialize_browser")]
+    #[cfg_attr(
+        feature = "schema",
+        schemars(schema_with = "crate::browser::describe::browser_schema")
+    )]
+    pub browser: Option<crate::browser::BrowserCapabilities>,
     /// Inference precision (default `fp32`; training uses it too where trainable, else `fp32`).
     pub precision: Precision,
     /// Tokens per sequence (default 128, at most the model's positions).
@@ -353,6 +392,7 @@ impl Default for AnalyzeRequest {
             hardware: HardwareList::default(),
             devices: Vec::new(),
             device_spec: None,
+            browser: None,
             precision: defaults::PRECISION,
             sequence_length: None,
         }
@@ -442,29 +482,17 @@ impl Hwfit {
     /// `threads` use it.
     fn targets(
         &self,
-        hardware: &HardwareList,
-        devices: &[String],
-        spec: Option<&crate::DeviceSpec>,
+        named: super::question::Targets<'_>,
         threads: Option<u32>,
         local: &[Candidate],
     ) -> Result<Vec<Candidate>, CoreError> {
-        on_threads(
-            resolve_candidates(&self.devices, hardware, devices, spec, local)?,
-            threads,
-            &self.perf,
-        )
+        on_threads(resolve_candidates(&self.devices, named, local)?, threads, &self.perf)
     }
 
     /// Predicts one step of the request on every target.
     pub fn predict(&self, req: &PredictRequest, local: &[Candidate]) -> Result<PredictAnswer, CoreError> {
         let model = self.resolve_model(&req.model_name, req.model_config.as_ref(), req.model_family)?;
-        let targets = self.targets(
-            &req.hardware,
-            &req.devices,
-            req.device_spec.as_ref(),
-            req.threads,
-            local,
-        )?;
+        let targets = self.targets(req.named_targets(), req.threads, local)?;
         let workload = workload_of(&model.spec, req.mode, req.workload);
         let (sequence_length, note) =
             defaults::sequence_length(req.sequence_length, defaults::SEQUENCE_LENGTH, &model.spec);
@@ -532,13 +560,7 @@ impl Hwfit {
     /// Selects the hardware to run a model on, ranked by predicted performance.
     pub fn select(&self, req: &SelectRequest, local: &[Candidate]) -> Result<Selection, CoreError> {
         let model = self.resolve_model(&req.model_name, req.model_config.as_ref(), req.model_family)?;
-        let candidates = self.targets(
-            &req.hardware,
-            &req.devices,
-            req.device_spec.as_ref(),
-            req.threads,
-            local,
-        )?;
+        let candidates = self.targets(req.named_targets(), req.threads, local)?;
         let (sequence_length, note) =
             defaults::sequence_length(req.sequence_length, defaults::SEQUENCE_LENGTH, &model.spec);
         let mut selection = select_hardware(
@@ -634,13 +656,7 @@ impl Hwfit {
     /// Predictions and recommendations per batch size and mode on every target.
     pub fn analyze(&self, req: &AnalyzeRequest, local: &[Candidate]) -> Result<ModelAnalysis, CoreError> {
         let model = self.resolve_model(&req.model_name, req.model_config.as_ref(), req.model_family)?;
-        let candidates = resolve_candidates(
-            &self.devices,
-            &req.hardware,
-            &req.devices,
-            req.device_spec.as_ref(),
-            local,
-        )?;
+        let candidates = resolve_candidates(&self.devices, req.named_targets(), local)?;
         let batch_sizes = if req.batch_sizes.is_empty() {
             defaults::BATCH_SIZES.to_vec()
         } else {

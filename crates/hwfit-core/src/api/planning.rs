@@ -29,6 +29,15 @@ pub struct MatrixRequest {
     pub devices: Vec<String>,
     /// A device described by its numbers (`--device-spec`), predicted on with the rest.
     pub device_spec: Option<crate::DeviceSpec>,
+    /// A browser, predicted on as the npm package's probe would be: the probe's `capabilities`
+    /// object or its facts in words (`"firefox, gpu=RTX 3080, isolated, cores=16"`); its WebGPU,
+    /// WebAssembly and WebNN back-ends join the targets.
+    #[serde(deserialize_with = "crate::browser::describe::deserialize_browser")]
+    #[cfg_attr(
+        feature = "schema",
+        schemars(schema_with = "crate::browser::describe::browser_schema")
+    )]
+    pub browser: Option<crate::browser::BrowserCapabilities>,
     /// Batch sizes (default 1, 8, 32).
     pub batch_sizes: Vec<u32>,
     /// Precisions (default `fp32`).
@@ -46,6 +55,7 @@ impl Default for MatrixRequest {
             hardware: HardwareList::default(),
             devices: Vec::new(),
             device_spec: None,
+            browser: None,
             batch_sizes: Vec::new(),
             precisions: Vec::new(),
             mode: defaults::MODE,
@@ -72,6 +82,15 @@ pub struct MapRequest {
     pub devices: Vec<String>,
     /// A device described by its numbers (`--device-spec`), predicted on with the rest.
     pub device_spec: Option<crate::DeviceSpec>,
+    /// A browser, predicted on as the npm package's probe would be: the probe's `capabilities`
+    /// object or its facts in words (`"firefox, gpu=RTX 3080, isolated, cores=16"`); its WebGPU,
+    /// WebAssembly and WebNN back-ends join the targets.
+    #[serde(deserialize_with = "crate::browser::describe::deserialize_browser")]
+    #[cfg_attr(
+        feature = "schema",
+        schemars(schema_with = "crate::browser::describe::browser_schema")
+    )]
+    pub browser: Option<crate::browser::BrowserCapabilities>,
 }
 
 /// Plan distributed training (`POST /training/distributed`).
@@ -113,6 +132,15 @@ pub struct ResourcePoolRequest {
     pub devices: Vec<String>,
     /// A device described by its numbers (`--device-spec`), predicted on with the rest.
     pub device_spec: Option<crate::DeviceSpec>,
+    /// A browser, predicted on as the npm package's probe would be: the probe's `capabilities`
+    /// object or its facts in words (`"firefox, gpu=RTX 3080, isolated, cores=16"`); its WebGPU,
+    /// WebAssembly and WebNN back-ends join the targets.
+    #[serde(deserialize_with = "crate::browser::describe::deserialize_browser")]
+    #[cfg_attr(
+        feature = "schema",
+        schemars(schema_with = "crate::browser::describe::browser_schema")
+    )]
+    pub browser: Option<crate::browser::BrowserCapabilities>,
     /// Weight precision (default `fp16`).
     pub precision: Precision,
     /// Tokens per sequence (default 128).
@@ -126,6 +154,7 @@ impl Default for ResourcePoolRequest {
             hardware: HardwareList::default(),
             devices: Vec::new(),
             device_spec: None,
+            browser: None,
             precision: defaults::POOL_PRECISION,
             sequence_length: defaults::SEQUENCE_LENGTH,
         }
@@ -147,6 +176,15 @@ pub struct RecommendRequest {
     pub devices: Vec<String>,
     /// A device described by its numbers (`--device-spec`), predicted on with the rest.
     pub device_spec: Option<crate::DeviceSpec>,
+    /// A browser, predicted on as the npm package's probe would be: the probe's `capabilities`
+    /// object or its facts in words (`"firefox, gpu=RTX 3080, isolated, cores=16"`); its WebGPU,
+    /// WebAssembly and WebNN back-ends join the targets.
+    #[serde(deserialize_with = "crate::browser::describe::deserialize_browser")]
+    #[cfg_attr(
+        feature = "schema",
+        schemars(schema_with = "crate::browser::describe::browser_schema")
+    )]
+    pub browser: Option<crate::browser::BrowserCapabilities>,
 }
 
 /// Which models run on one hardware type or device (`POST /models/compatible`).
@@ -223,13 +261,7 @@ impl Hwfit {
         } else {
             self.specs(&req.models)?
         };
-        let candidates = resolve_candidates(
-            &self.devices,
-            &req.hardware,
-            &req.devices,
-            req.device_spec.as_ref(),
-            local,
-        )?;
+        let candidates = resolve_candidates(&self.devices, req.named_targets(), local)?;
         matrix_budget(models.len(), candidates.len(), batch_sizes.len(), precisions.len())?;
         prediction_matrix(
             &models,
@@ -244,13 +276,7 @@ impl Hwfit {
 
     /// The selection map: families × size categories × batch sizes × modes.
     pub fn map(&self, req: &MapRequest, local: &[Candidate]) -> Result<SelectionMap, CoreError> {
-        let candidates = resolve_candidates(
-            &self.devices,
-            &req.hardware,
-            &req.devices,
-            req.device_spec.as_ref(),
-            local,
-        )?;
+        let candidates = resolve_candidates(&self.devices, req.named_targets(), local)?;
         selection_map(
             &self.catalog,
             &candidates,
@@ -292,13 +318,7 @@ impl Hwfit {
         req: &ResourcePoolRequest,
         local: &[Candidate],
     ) -> Result<ResourcePoolConfig, CoreError> {
-        let candidates = resolve_candidates(
-            &self.devices,
-            &req.hardware,
-            &req.devices,
-            req.device_spec.as_ref(),
-            local,
-        )?;
+        let candidates = resolve_candidates(&self.devices, req.named_targets(), local)?;
         resource_pool_config(
             &self.specs(&req.models)?,
             &candidates,
@@ -314,13 +334,7 @@ impl Hwfit {
         if req.task.trim().is_empty() {
             return Err(CoreError::MissingField { field: "task" });
         }
-        let candidates = resolve_candidates(
-            &self.devices,
-            &req.hardware,
-            &req.devices,
-            req.device_spec.as_ref(),
-            local,
-        )?;
+        let candidates = resolve_candidates(&self.devices, req.named_targets(), local)?;
         recommend_models_for_task(
             &req.task,
             &self.catalog,

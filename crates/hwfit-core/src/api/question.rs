@@ -19,6 +19,7 @@ use super::{
     ModelsRequest, PredictAnswer, PredictRequest, RecommendRequest, ResourcePoolRequest, ResourcesAnswer,
     ResourcesRequest, SelectRequest, TemplateDecision, TemplateRequest,
 };
+use crate::browser::BrowserCapabilities;
 use crate::catalog::CatalogSummary;
 use crate::plan::distributed::DistributedConfig;
 use crate::plan::map::SelectionMap;
@@ -69,15 +70,48 @@ pub struct Targets<'a> {
     pub devices: &'a [String],
     /// A device described by its numbers.
     pub device_spec: Option<&'a DeviceSpec>,
+    /// A browser described as the probe describes one.
+    pub browser: Option<&'a BrowserCapabilities>,
 }
 
 impl Targets<'_> {
-    /// Whether the request names any hardware, device or device spec.
+    /// Whether the request names any hardware, device, device spec or browser.
     #[must_use]
     pub fn names_any(&self) -> bool {
-        !self.hardware.is_empty() || !self.devices.is_empty() || self.device_spec.is_some()
+        !self.hardware.is_empty() || !self.devices.is_empty() || self.device_spec.is_some() || self.browser.is_some()
     }
 }
+
+/// Implements `named_targets()` for requests with `hardware`, `devices`, `device_spec` and
+/// `browser`.
+macro_rules! named_targets {
+    ($($request:ty),*) => {$(
+        impl $request {
+            /// The hardware this request names.
+            #[must_use]
+            pub fn named_targets(&self) -> Targets<'_> {
+                Targets {
+                    hardware: &self.hardware,
+                    devices: &self.devices,
+                    device_spec: self.device_spec.as_ref(),
+                    browser: self.browser.as_ref(),
+                }
+            }
+        }
+    )*};
+}
+
+named_targets!(
+    SelectRequest,
+    BatchSelectRequest,
+    MapRequest,
+    PredictRequest,
+    MatrixRequest,
+    AnalyzeRequest,
+    RecommendRequest,
+    ResourcePoolRequest,
+    TemplateRequest
+);
 
 /// One question hwfit answers: a request type with its answer type, name, route and answer.
 ///
@@ -186,11 +220,7 @@ macro_rules! targeted {
     () => {
         const TARGETED: bool = true;
         fn targets(&self) -> Option<Targets<'_>> {
-            Some(Targets {
-                hardware: &self.hardware,
-                devices: &self.devices,
-                device_spec: self.device_spec.as_ref(),
-            })
+            Some(self.named_targets())
         }
     };
 }
@@ -363,5 +393,61 @@ mod tests {
             ..Default::default()
         };
         assert!(!named.needs_local());
+    }
+
+    /// Every question that may run on local devices takes a browser, described in words or as the
+    /// probe's object; the others refuse the field.
+    #[test]
+    fn targeted_questions_take_a_browser() {
+        struct Check;
+        impl QuestionVisitor for Check {
+            fn visit<Q: Question>(&mut self) {
+                for body in [
+                    r#"{"browser": "firefox, webgpu=integrated"}"#,
+                    r#"{"browser": {"wasm": true, "crossOriginIsolated": true}}"#,
+                ] {
+                    let request = serde_json::from_str::<Q>(body);
+                    assert_eq!(request.is_ok(), Q::TARGETED, "{}: {body}", Q::NAME);
+                    if let Ok(request) = request {
+                        assert!(!request.needs_local(), "{}: a browser is named hardware", Q::NAME);
+                    }
+                }
+            }
+        }
+        visit_questions(&mut Check);
+    }
+
+    /// A browser described to the core is answered as the npm package answers in that browser
+    /// (its probe's candidates as the local devices).
+    #[test]
+    fn a_described_browser_is_answered_as_the_probed_one() {
+        let hwfit = Hwfit::builtin().unwrap();
+        let caps = BrowserCapabilities::describe("chrome, gpu=ANGLE (Apple, ANGLE Metal Renderer: Apple M2 Pro, Unspecified Version), isolated, cores=12, webnn=cpu").unwrap();
+        let probed = crate::browser::browser_candidates(&caps, hwfit.devices_catalog());
+        for batch_size in [1, 32] {
+            let described = PredictRequest {
+                browser: Some(caps.clone()),
+                batch_size,
+                ..PredictRequest::model("sentence-transformers/all-MiniLM-L6-v2")
+            };
+            let in_browser = PredictRequest {
+                batch_size,
+                ..PredictRequest::model("sentence-transformers/all-MiniLM-L6-v2")
+            };
+            let answer = described.ask(&hwfit, &[]).unwrap();
+            assert_eq!(answer, in_browser.ask(&hwfit, &probed).unwrap());
+            let keys: Vec<&str> = answer.predictions.keys().map(String::as_str).collect();
+            assert_eq!(keys, ["wasm", "webgpu", "webnn-cpu"]);
+            let select = SelectRequest {
+                browser: Some(caps.clone()),
+                batch_size,
+                ..SelectRequest::model("sentence-transformers/all-MiniLM-L6-v2")
+            };
+            let local = SelectRequest {
+                batch_size,
+                ..SelectRequest::model("sentence-transformers/all-MiniLM-L6-v2")
+            };
+            assert_eq!(select.ask(&hwfit, &[]).unwrap(), local.ask(&hwfit, &probed).unwrap());
+        }
     }
 }

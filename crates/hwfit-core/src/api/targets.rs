@@ -9,7 +9,8 @@ use core::fmt;
 use serde::de::{self, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::{Candidate, CoreError, DeviceCatalog, DeviceSpec, HardwareType};
+use super::question::Targets;
+use crate::{Candidate, CoreError, DeviceCatalog, HardwareType};
 
 /// Hardware types named in a request: a list (`["cuda", "cpu"]`), a comma-separated string
 /// (`"cuda,cpu"`), one type (`"cuda"`), or `"all"` (every type with a reference device).
@@ -120,25 +121,36 @@ impl schemars::JsonSchema for HardwareList {
     }
 }
 
-/// The candidates a request is about. Named types, devices and a device spec win; with none named,
-/// `local` (what the face detected or probed); with no local devices either, every type with a
-/// reference device.
-pub fn resolve_candidates<S: AsRef<str>>(
+/// The candidates a request is about. Named types, devices, a device spec and a browser win; with
+/// none named, `local` (what the face detected or probed); with no local devices either, every type
+/// with a reference device. A browser's back-ends ([`crate::browser::browser_candidates`]) come
+/// first and take their keys (`webgpu`, `wasm`, `webnn-cpu` …): a hardware type of the same name
+/// is the browser's.
+pub fn resolve_candidates(
     catalog: &DeviceCatalog,
-    hardware: &HardwareList,
-    devices: &[S],
-    spec: Option<&DeviceSpec>,
+    targets: Targets<'_>,
     local: &[Candidate],
 ) -> Result<Vec<Candidate>, CoreError> {
-    let named = !hardware.is_empty() || !devices.is_empty() || spec.is_some();
+    let named = targets.names_any();
     if !named && !local.is_empty() {
         return Ok(local.to_vec());
     }
-    let mut out = crate::candidates_from(catalog, &hardware.types, devices)?;
-    if let Some(spec) = spec {
+    let mut out = targets
+        .browser
+        .map(|caps| crate::browser::browser_candidates(caps, catalog))
+        .unwrap_or_default();
+    let types: Vec<HardwareType> = targets
+        .hardware
+        .types
+        .iter()
+        .copied()
+        .filter(|hw| !out.iter().any(|c| c.key == hw.as_str()))
+        .collect();
+    out.extend(crate::candidates_from(catalog, &types, targets.devices)?);
+    if let Some(spec) = targets.device_spec {
         out.push(Candidate::device(&spec.to_device()?));
     }
-    if hardware.all || !named {
+    if targets.hardware.all || !named {
         for hw in HardwareType::ALL {
             if out.iter().any(|c| c.key == hw.as_str()) {
                 continue;
@@ -260,23 +272,66 @@ mod tests {
         assert_eq!(on_threads(targets.clone(), None, &perf).unwrap(), targets);
     }
 
+    fn named<'a>(hardware: &'a HardwareList, devices: &'a [String]) -> Targets<'a> {
+        Targets {
+            hardware,
+            devices,
+            device_spec: None,
+            browser: None,
+        }
+    }
+
     #[test]
     fn named_hardware_wins_over_local_devices() {
         let catalog = DeviceCatalog::builtin();
         let local = [Candidate::device(catalog.resolve("rtx 4090").unwrap())];
-        let none: [&str; 0] = [];
-        let named = resolve_candidates(&catalog, &HardwareList::of(&[HardwareType::Cpu]), &none, None, &local).unwrap();
-        assert_eq!(keys(&named), ["cpu"]);
-        let detected = resolve_candidates(&catalog, &HardwareList::default(), &none, None, &local).unwrap();
+        let (none, cpu, all) = (
+            HardwareList::default(),
+            HardwareList::of(&[HardwareType::Cpu]),
+            HardwareList::all(),
+        );
+        let named_cpu = resolve_candidates(&catalog, named(&cpu, &[]), &local).unwrap();
+        assert_eq!(keys(&named_cpu), ["cpu"]);
+        let detected = resolve_candidates(&catalog, named(&none, &[]), &local).unwrap();
         assert_eq!(detected, local);
-        let fallback = resolve_candidates(&catalog, &HardwareList::default(), &none, None, &[]).unwrap();
+        let fallback = resolve_candidates(&catalog, named(&none, &[]), &[]).unwrap();
         assert!(
             fallback.len() >= 5,
             "every type with a reference device: {:?}",
             keys(&fallback)
         );
-        let all = resolve_candidates(&catalog, &HardwareList::all(), &["rtx 4090"], None, &[]).unwrap();
-        assert_eq!(all[0].key, "nvidia-rtx-4090");
-        assert_eq!(all.iter().filter(|c| c.key == "cuda").count(), 1);
+        let rtx = [String::from("rtx 4090")];
+        let every = resolve_candidates(&catalog, named(&all, &rtx), &[]).unwrap();
+        assert_eq!(every[0].key, "nvidia-rtx-4090");
+        assert_eq!(every.iter().filter(|c| c.key == "cuda").count(), 1);
+    }
+
+    #[test]
+    fn a_browser_brings_its_back_ends_and_keeps_their_keys() {
+        let catalog = DeviceCatalog::builtin();
+        let caps =
+            crate::browser::BrowserCapabilities::describe("chrome, gpu=NVIDIA GeForce RTX 3080, isolated, cores=16")
+                .unwrap();
+        let hardware = HardwareList::of(&[HardwareType::Webgpu, HardwareType::Cuda]);
+        let targets = Targets {
+            browser: Some(&caps),
+            ..named(&hardware, &[])
+        };
+        let local = [Candidate::device(catalog.resolve("rtx 4090").unwrap())];
+        let out = resolve_candidates(&catalog, targets, &local).unwrap();
+        assert_eq!(
+            keys(&out),
+            ["webgpu", "wasm", "cuda"],
+            "the browser's webgpu, not the class's"
+        );
+        assert!(
+            out[0].device.name.starts_with("WebGPU on NVIDIA GeForce RTX 3080"),
+            "{}",
+            out[0].device.name
+        );
+        assert_eq!(
+            out[1].device.id, "wasm-4t-simd",
+            "isolated: ONNX Runtime Web's 4 threads"
+        );
     }
 }

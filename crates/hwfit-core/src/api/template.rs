@@ -65,6 +65,15 @@ pub struct TemplateRequest {
     pub devices: Vec<String>,
     /// A device described by its numbers (`--device-spec`), predicted on with the rest.
     pub device_spec: Option<crate::DeviceSpec>,
+    /// A browser, predicted on as the npm package's probe would be: the probe's `capabilities`
+    /// object or its facts in words (`"firefox, gpu=RTX 3080, isolated, cores=16"`); its WebGPU,
+    /// WebAssembly and WebNN back-ends join the targets.
+    #[serde(deserialize_with = "crate::browser::describe::deserialize_browser")]
+    #[cfg_attr(
+        feature = "schema",
+        schemars(schema_with = "crate::browser::describe::browser_schema")
+    )]
+    pub browser: Option<crate::browser::BrowserCapabilities>,
     /// Items per step (default 1).
     pub batch_size: u32,
     /// Weight precision (default: fp16 for PyTorch on a GPU, fp32 otherwise).
@@ -80,6 +89,7 @@ impl Default for TemplateRequest {
             hardware: HardwareList::default(),
             devices: Vec::new(),
             device_spec: None,
+            browser: None,
             batch_size: defaults::BATCH_SIZE,
             precision: None,
         }
@@ -158,17 +168,18 @@ impl Hwfit {
             .filter(|c| runtime_hardware.contains(&c.device.hardware_type))
             .cloned()
             .collect();
-        let nothing_named = req.hardware.is_empty() && req.devices.is_empty() && req.device_spec.is_none();
-        let hardware = if nothing_named && usable.is_empty() {
+        let named = req.named_targets();
+        let hardware = if !named.names_any() && usable.is_empty() {
             HardwareList::of(runtime_hardware)
         } else {
             req.hardware.clone()
         };
         let candidates: Vec<Candidate> = resolve_candidates(
             &self.devices,
-            &hardware,
-            &req.devices,
-            req.device_spec.as_ref(),
+            super::question::Targets {
+                hardware: &hardware,
+                ..named
+            },
             &usable,
         )?;
         let on_gpu = |c: &Candidate| !matches!(c.device.hardware_type, HardwareType::Cpu | HardwareType::Wasm);

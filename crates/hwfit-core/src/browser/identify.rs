@@ -350,4 +350,28 @@ mod tests {
         assert_eq!(m1.confidence, IdentificationConfidence::Medium);
         assert_eq!(m1.device_id.as_deref(), Some("apple-m1-pro-14-core-gpu"));
     }
+
+    /// Every real string, written in words and read back, identifies the same GPU and gives the
+    /// same candidates: the CLI's `--browser` asks about the browser the probe saw.
+    #[test]
+    fn a_probe_in_words_reads_back_to_the_same_browser() {
+        let catalog = DeviceCatalog::builtin().with_database(DATABASE_CSV).unwrap();
+        let table = Table::parse(STRINGS).unwrap();
+        for row in &table.rows {
+            let mut probed = caps(&table, row);
+            probed.cross_origin_isolated = true;
+            probed.hardware_concurrency = Some(8);
+            let words = probed.words();
+            let read = BrowserCapabilities::describe(&words).unwrap_or_else(|e| panic!("{words}: {e}"));
+            let (a, b) = (identify(&probed, &catalog), identify(&read, &catalog));
+            assert_eq!((a.device_id, a.confidence), (b.device_id, b.confidence), "{words}");
+            let ids = |caps: &BrowserCapabilities| -> Vec<String> {
+                crate::browser::browser_candidates(caps, &catalog)
+                    .into_iter()
+                    .map(|c| c.device.id)
+                    .collect()
+            };
+            assert_eq!(ids(&probed), ids(&read), "{words}");
+        }
+    }
 }

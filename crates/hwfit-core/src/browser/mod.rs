@@ -2,6 +2,7 @@
 //! browser runs on ([`identify()`]) and which device each type is predicted on. The npm package
 //! probes; this decides.
 
+pub mod describe;
 pub mod identify;
 pub mod renderer;
 
@@ -10,6 +11,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
+pub use describe::BrowserEngine;
 pub use identify::{identify, GpuIdentification, IdentificationConfidence};
 
 use crate::device::DenseTflops;
@@ -17,29 +19,52 @@ use crate::{
     measured_device, AvailableHardware, Candidate, Device, DeviceCatalog, HardwareType, MeasuredIdentity, Measurement,
 };
 
-/// The facts of a probe that decide the mapping.
+/// The facts of a probe that decide the mapping: what the npm package's `probe()` reports as
+/// `capabilities`, and what the other faces take as `browser` (this object, with the probe's
+/// camelCase or snake_case names, or the same facts in words: [`BrowserCapabilities::describe`]).
+/// A fact left out is its default (no WebGPU, no WebAssembly, not isolated).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
+#[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct BrowserCapabilities {
+    /// The engine (from `navigator.userAgent`), where known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<BrowserEngine>,
     /// The WebGPU adapter, when one was granted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub webgpu: Option<WebGpuAdapterFacts>,
     /// WebNN device types whose `createContext` succeeded.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[cfg_attr(feature = "camel-case", serde(alias = "webnn_contexts"))]
+    #[cfg_attr(not(feature = "camel-case"), serde(alias = "webnnContexts"))]
     pub webnn_contexts: Vec<String>,
     /// Whether WebAssembly runs at all.
+    #[serde(default, skip_serializing_if = "is_false")]
     pub wasm: bool,
     /// WebGL's unmasked vendor and renderer (`WEBGL_debug_renderer_info`), where exposed.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub webgl: Option<WebGlRenderer>,
     /// Whether WebAssembly SIMD validates (`None`: not probed; every current browser has it).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "camel-case", serde(alias = "wasm_simd"))]
+    #[cfg_attr(not(feature = "camel-case"), serde(alias = "wasmSimd"))]
     pub wasm_simd: Option<bool>,
     /// `crossOriginIsolated`: WebAssembly threads need it (`SharedArrayBuffer`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_false")]
+    #[cfg_attr(feature = "camel-case", serde(alias = "cross_origin_isolated"))]
+    #[cfg_attr(not(feature = "camel-case"), serde(alias = "crossOriginIsolated"))]
     pub cross_origin_isolated: bool,
     /// `navigator.hardwareConcurrency` (logical cores).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "camel-case", serde(alias = "hardware_concurrency"))]
+    #[cfg_attr(not(feature = "camel-case"), serde(alias = "hardwareConcurrency"))]
     pub hardware_concurrency: Option<u32>,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde's `skip_serializing_if` passes a reference
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// Peak of one WebAssembly thread with 128-bit SIMD, GFLOP/s: 4 f32 lanes × (multiply + add) ×
@@ -103,10 +128,12 @@ pub fn wasm_view(caps: &BrowserCapabilities, class: &Device) -> Device {
 
 /// WebGL's `UNMASKED_VENDOR_WEBGL` and `UNMASKED_RENDERER_WEBGL`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
+#[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct WebGlRenderer {
     /// Unmasked vendor (`Google Inc. (NVIDIA)`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub vendor: String,
     /// Unmasked renderer (`ANGLE (NVIDIA, NVIDIA GeForce RTX 3080 Ti (0x00002208) Direct3D11 …)`).
     pub renderer: String,
@@ -114,19 +141,26 @@ pub struct WebGlRenderer {
 
 /// What identifies a WebGPU adapter (`GPUAdapterInfo` and `isFallbackAdapter`).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
+#[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
 pub struct WebGpuAdapterFacts {
     /// `isFallbackAdapter` (a software adapter such as SwiftShader).
+    #[serde(default, skip_serializing_if = "is_false", alias = "isFallbackAdapter")]
+    #[cfg_attr(feature = "camel-case", serde(alias = "is_fallback"))]
+    #[cfg_attr(not(feature = "camel-case"), serde(alias = "isFallback"))]
     pub is_fallback: bool,
     /// `info.vendor` (`nvidia`, `amd`, `intel`, `apple`, `google` …).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub vendor: String,
     /// `info.architecture` (`ampere`, `rdna-3`, `gen-12lp`, `metal-3`, `swiftshader` …).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub architecture: String,
     /// `info.description`, where the browser gives one.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub description: String,
     /// `info.device`, where the browser gives one (Safari: `applem2ultra`).
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "String::is_empty")]
     pub device: String,
 }
 

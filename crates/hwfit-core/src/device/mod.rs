@@ -7,7 +7,7 @@ mod derive;
 pub(crate) use derive::{matrix_rates, rule_for, UnitFacts};
 mod list;
 mod name_table;
-mod names;
+pub(crate) mod names;
 mod resolve;
 mod spec;
 mod threads;

@@ -16,7 +16,7 @@ use hwfit_fuzz::{driver, Budget, TARGETS};
 #[derive(Debug, Parser)]
 #[command(name = "hwfit-fuzz")]
 struct Args {
-    /// Targets to run (default: all): http, config_json, device_spec, selection_config, import, names.
+    /// Targets to run (default: all): http, config_json, device_spec, browser, selection_config, import, names.
     targets: Vec<String>,
     /// Seconds of mutations per target, after the corpus replay.
     #[arg(long, default_value_t = 10.0)]
