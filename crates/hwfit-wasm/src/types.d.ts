@@ -212,6 +212,11 @@ export interface CandidateScore {
 /** The whole report. */
 export interface CapabilityReport {
     /**
+     * The same facts in words, as the CLI's `--browser` and HTTP's `browser` take them
+     * (`chromium, gpu=NVIDIA GeForce RTX 3080, isolated, cores=16`).
+     */
+    browser: string;
+    /**
      * The facts the predictions rest on — give them as `--browser` (CLI) or `browser` (HTTP,
      * Python) to ask about this browser from elsewhere and get the same answers.
      */
