@@ -125,6 +125,7 @@ pub fn measured_device(identity: MeasuredIdentity, m: &Measurement) -> Device {
         memory_options_gb: Vec::new(),
         released: None,
         measured_as: Vec::new(),
+        browser_engine: None,
     }
 }
 

@@ -17,6 +17,7 @@ pub const PUBLIC_MEASUREMENTS: MeasuredData<'static> = MeasuredData {
     webllm_vram: "",
     browser_measurements: "",
     browser_cases: "",
+    browser_engines: "",
     runtime_steps: "",
     moe_steps: "",
     runner_steps: &[],

@@ -466,6 +466,11 @@ export interface Device {
     aliases: string[];
     /** GPU architecture, where known (TechPowerUp's names: `Ada Lovelace`, `RDNA 3.0` …). */
     architecture?: string | null;
+    /**
+     * The browser engine a WebGPU or WebNN device is reached through, where a described browser
+     * names it: its round trips cost that engine's (see the browser step model).
+     */
+    browserEngine?: BrowserEngine | null;
     /** Market class (`datacenter_gpu`, `consumer_gpu`, `apple_soc`, `server_cpu`, `browser` …). */
     class: string;
     /**

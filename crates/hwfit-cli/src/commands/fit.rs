@@ -16,6 +16,7 @@ pub const MEASURED: MeasuredData<'static> = MeasuredData {
     webllm_vram: include_str!("../../../../data/measured/webllm_vram_requirements.csv"),
     browser_measurements: include_str!("../../../../data/measured/browser_measurements.csv"),
     browser_cases: include_str!("../../../../data/measured/browser_cases.csv"),
+    browser_engines: include_str!("../../../../data/measured/browser_engines.csv"),
     runtime_steps: include_str!("../../../../data/measured/runtime_steps.csv"),
     moe_steps: include_str!("../../../../data/measured/moe_steps.csv"),
     runner_steps: &[],
@@ -201,6 +202,21 @@ pub fn run(args: &FitArgs) -> Result<()> {
             v.right_leave_one_source_out * 100.0,
             v.median_abs_log_error
         ));
+        for e in &report.browser_engines {
+            let errors: Vec<String> = e
+                .sources
+                .iter()
+                .filter_map(|s| s.median_abs_log_error.map(|x| format!("×{:.1}", x.exp())))
+                .collect();
+            output::text(&format!(
+                "  {}: +{:.1} ms per WebGPU round trip beside Chromium's ({} pairs, {} sources; each source from the others: {})",
+                e.engine.display_name(),
+                e.extra_round_trip_ms,
+                e.pairs,
+                e.sources.len(),
+                if errors.is_empty() { String::from("no other source") } else { errors.join(", ") }
+            ));
+        }
     }
     output::text(&runtime_table(&report).to_string());
     if let Some(t) = &report.database_twins {

@@ -220,6 +220,11 @@ pub fn candidates_on(caps: &BrowserCapabilities, catalog: &DeviceCatalog, gpu: &
                 _ if hw == HardwareType::Wasm => wasm_view(caps, class),
                 _ => class.clone(),
             };
+            let device = if hw == HardwareType::Webgpu {
+                in_engine(device, caps.engine)
+            } else {
+                device
+            };
             Some(Candidate {
                 key: String::from(hw.as_str()),
                 device,
@@ -229,6 +234,22 @@ pub fn candidates_on(caps: &BrowserCapabilities, catalog: &DeviceCatalog, gpu: &
         })
         .chain(webnn_candidates(caps, catalog, identified))
         .collect()
+}
+
+/// A WebGPU device as reached through `engine`: its round trips cost the engine's; named for the
+/// engine where it is not Chromium (the step model's reference).
+fn in_engine(device: Device, engine: Option<BrowserEngine>) -> Device {
+    match engine {
+        Some(BrowserEngine::Chromium) | None => Device {
+            browser_engine: engine,
+            ..device
+        },
+        Some(other) => Device {
+            name: format!("{} ({})", device.name, other.display_name()),
+            browser_engine: engine,
+            ..device
+        },
+    }
 }
 
 /// WebNN contexts as candidates: `gpu` on the identified GPU (or the WebGPU class), `cpu` on all the

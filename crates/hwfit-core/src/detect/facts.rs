@@ -314,6 +314,7 @@ impl GpuFacts {
             memory_options_gb: Vec::new(),
             released: None,
             measured_as: Vec::new(),
+            browser_engine: None,
         })
     }
 }

@@ -178,6 +178,10 @@ pub struct Device {
     /// read as this device only when calibrating on those tables, where their context fixes them.
     #[serde(default, skip_serializing)]
     pub measured_as: Vec<String>,
+    /// The browser engine a WebGPU or WebNN device is reached through, where a described browser
+    /// names it: its round trips cost that engine's (see the browser step model).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub browser_engine: Option<crate::browser::BrowserEngine>,
 }
 
 /// Where a device's rates come from, which decides how predictions use them.

@@ -141,6 +141,7 @@ impl DeviceSpec {
             memory_options_gb: Vec::new(),
             released: None,
             measured_as: Vec::new(),
+            browser_engine: None,
         })
     }
 }

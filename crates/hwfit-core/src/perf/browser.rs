@@ -13,9 +13,11 @@
 //! [`super::fitting`]).
 
 use alloc::string::String;
+use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 use super::operators;
+use crate::browser::BrowserEngine;
 use crate::spec::ModelSpec;
 use crate::{HardwareType, Precision, Workload};
 
@@ -38,8 +40,28 @@ pub struct BrowserCoefficients {
     pub wasm_compute: f64,
     /// WebGPU: compile time per distinct pipeline on the first call, ms.
     pub compile_ms: f64,
+    /// What a round trip costs in each engine beyond Chromium's `sync_ms` (the other constants
+    /// are Chromium's), fitted on steps timed in both (`data/measured/browser_engines.csv`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub engines: Vec<EngineCosts>,
     /// What the constants were fitted on.
     pub fitted_on: String,
+}
+
+/// A browser engine's WebGPU round trip beside Chromium's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(deny_unknown_fields)]
+pub struct EngineCosts {
+    /// The engine.
+    pub engine: BrowserEngine,
+    /// Added to each CPU round trip of a WebGPU step, ms.
+    pub extra_round_trip_ms: f64,
+    /// Pairs (the same step in this engine and in Chromium) it was fitted on.
+    pub pairs: usize,
+    /// Their sources.
+    pub sources: usize,
 }
 
 /// The fixed costs of one browser step, next to its compute (IPFS Accelerate has no such breakdown).
@@ -61,7 +83,8 @@ pub struct FixedCosts {
     pub first_run_ms: f64,
 }
 
-/// The fixed costs of a step on a browser back-end, given the roofline part (`compute_ms`).
+/// The fixed costs of a step on a browser back-end, given the roofline part (`compute_ms`), in
+/// `engine` (Chromium's costs where it is `None` or has no fit of its own).
 #[must_use]
 pub fn fixed_costs(
     coefficients: &BrowserCoefficients,
@@ -70,6 +93,7 @@ pub fn fixed_costs(
     workload: Workload,
     precision: Precision,
     compute_ms: f64,
+    engine: Option<BrowserEngine>,
 ) -> FixedCosts {
     match hardware {
         HardwareType::Webgpu => {
@@ -84,7 +108,7 @@ pub fn fixed_costs(
                 kernels,
                 dispatch_ms: f64::from(kernels) * coefficients.dispatch_us / 1e3,
                 round_trips,
-                sync_ms: f64::from(round_trips) * coefficients.sync_ms,
+                sync_ms: f64::from(round_trips) * coefficients.round_trip_ms(engine),
                 compute_ms,
                 first_run_ms: f64::from(operators::distinct(spec, workload)) * coefficients.compile_ms,
             }
@@ -109,6 +133,15 @@ pub fn fixed_costs(
 }
 
 impl BrowserCoefficients {
+    /// A WebGPU round trip in `engine`, ms: Chromium's `sync_ms` plus the engine's fitted extra.
+    #[must_use]
+    pub fn round_trip_ms(&self, engine: Option<BrowserEngine>) -> f64 {
+        let extra = engine
+            .and_then(|e| self.engines.iter().find(|c| c.engine == e))
+            .map_or(0.0, |c| c.extra_round_trip_ms);
+        self.sync_ms + extra
+    }
+
     /// The achieved shares of peak for a browser back-end (WebNN as WebGPU); overheads come from
     /// [`fixed_costs`].
     #[must_use]
@@ -152,14 +185,30 @@ mod tests {
             webgpu_memory: 0.5,
             wasm_compute: 0.5,
             compile_ms: 10.0,
+            engines: alloc::vec![EngineCosts {
+                engine: BrowserEngine::Firefox,
+                extra_round_trip_ms: 100.0,
+                pairs: 1,
+                sources: 1,
+            }],
             fitted_on: String::new(),
         };
-        let fp32 = fixed_costs(&c, HardwareType::Webgpu, &bert, Workload::Forward, Precision::Fp32, 1.0);
-        let int8 = fixed_costs(&c, HardwareType::Webgpu, &bert, Workload::Forward, Precision::Int8, 1.0);
+        let step =
+            |hardware, precision, engine| fixed_costs(&c, hardware, &bert, Workload::Forward, precision, 1.0, engine);
+        let fp32 = step(HardwareType::Webgpu, Precision::Fp32, None);
+        let int8 = step(HardwareType::Webgpu, Precision::Int8, None);
         assert_eq!(fp32.round_trips, 1);
         assert_eq!(int8.round_trips, 1 + 12 * 6 + 1);
         assert!((fp32.dispatch_ms - 171.0 * 0.02).abs() < 1e-9);
-        let wasm = fixed_costs(&c, HardwareType::Wasm, &bert, Workload::Forward, Precision::Int8, 1.0);
+        let wasm = step(HardwareType::Wasm, Precision::Int8, Some(BrowserEngine::Firefox));
         assert!(wasm.overhead_ms() == 0.0 && wasm.first_run_ms == 0.0);
+        // An engine with a fit pays its extra on each round trip; one without pays Chromium's.
+        let firefox = step(HardwareType::Webgpu, Precision::Int8, Some(BrowserEngine::Firefox));
+        assert!((firefox.sync_ms - f64::from(int8.round_trips) * 101.0).abs() < 1e-9);
+        assert!((firefox.dispatch_ms - int8.dispatch_ms).abs() < 1e-12);
+        assert_eq!(
+            step(HardwareType::Webgpu, Precision::Fp32, Some(BrowserEngine::Webkit)),
+            fp32
+        );
     }
 }

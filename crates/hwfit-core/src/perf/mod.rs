@@ -20,7 +20,7 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-pub use browser::{BrowserCoefficients, FixedCosts};
+pub use browser::{BrowserCoefficients, EngineCosts, FixedCosts};
 pub use cost::{step_cost, StepCost};
 pub use host::{HostCosts, Processor, RuntimeCoefficients};
 pub use learned::{LearnedDomain, ResidualModel};
@@ -526,6 +526,7 @@ impl PerfModel {
                 req.workload,
                 req.precision,
                 round_sig(roofline_s * 1e3),
+                device.browser_engine,
             )
         });
         let host_costs = runtime_costs.map(|r| {
@@ -602,6 +603,15 @@ impl PerfModel {
                 _ if measured => PredictionSource::MeasuredProfile,
                 _ if correction.is_some() => PredictionSource::Learned,
                 _ if device.hardware_type == HardwareType::Webnn => PredictionSource::Estimate,
+                // Firefox's and WebKit's round trips are fitted, but their sources disagree tenfold
+                // (docs/model.md): an estimate.
+                _ if device.hardware_type == HardwareType::Webgpu
+                    && device
+                        .browser_engine
+                        .is_some_and(|e| e != crate::browser::BrowserEngine::Chromium) =>
+                {
+                    PredictionSource::Estimate
+                }
                 // A runtime named without measurements of its own: the class's coefficients describe
                 // another runtime.
                 _ if !documented_runtime && host_costs.is_none() && browser.is_none() => PredictionSource::Estimate,

@@ -13,15 +13,16 @@
 //! pipeline compilation. Validation: the faster
 //! back-end predicted against the one measured, in-sample and leaving each source out in turn.
 
-use alloc::collections::BTreeSet;
+use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 use serde::Serialize;
 
+use super::engines::{self, EnginePair};
 use super::Excluded;
-use crate::browser::{wasm_device, webgpu_view};
+use crate::browser::{wasm_device, webgpu_view, BrowserEngine};
 use crate::csv::{Cell, Table};
 use crate::device::Resolution;
 use crate::perf::{BrowserCoefficients, Coefficients, PerfModel, PerfRequest};
@@ -115,7 +116,7 @@ fn number<T: core::str::FromStr>(table: &Table, row: &[Cell<'_>], name: &str) ->
 }
 
 /// A measured value: a number, `~N`, or a range `A-B` / `A–B` (its midpoint).
-fn measured_value(text: &str) -> Option<f64> {
+pub(super) fn measured_value(text: &str) -> Option<f64> {
     let text = text.trim().trim_start_matches('~');
     if let Ok(v) = text.parse::<f64>() {
         return Some(v);
@@ -283,6 +284,11 @@ fn case(
         catalog.resolve(model).map_err(|e| format!("{e}"))?.spec
     };
     let wasm_class = devices.by_id("wasm").ok_or("no wasm class device")?;
+    let engine = BrowserEngine::from_word(field(table, row, "browser_engine")?);
+    let gpu = Device {
+        browser_engine: engine,
+        ..case_gpu(field(table, row, "device")?, devices)?
+    };
     let threads = number::<u32>(table, row, "wasm_threads")?.unwrap_or(1).max(1);
     let simd = field(table, row, "wasm_simd")? != "false";
     Ok(Ok(BrowserCase {
@@ -299,7 +305,7 @@ fn case(
         seq,
         webgpu_precision: precision(field(table, row, "precision_webgpu")?)?,
         wasm_precision: precision(field(table, row, "precision_wasm")?)?,
-        gpu: case_gpu(field(table, row, "device")?, devices)?,
+        gpu,
         wasm: wasm_device(wasm_class, threads, simd),
         measured_speedup,
         measured_ms,
@@ -390,14 +396,21 @@ fn with_browser(base: &Coefficients, browser: BrowserCoefficients) -> PerfModel 
     })
 }
 
-/// Mean error ([`BrowserCase::error`]), each source weighing the same however many rows it has.
-fn loss(base: &Coefficients, browser: &BrowserCoefficients, cases: &[&BrowserCase]) -> f64 {
+/// Mean error ([`BrowserCase::error`]), each source weighing the same however many rows it has,
+/// plus the engine pairs' ([`engines::loss`], each source weighing as much).
+fn loss(base: &Coefficients, browser: &BrowserCoefficients, cases: &[&BrowserCase], pairs: &[&EnginePair]) -> f64 {
     let model = with_browser(base, browser.clone());
     let per_source = |source: &str| cases.iter().filter(|c| c.source == source).count() as f64;
     cases
         .iter()
         .map(|c| c.error(&model) / per_source(&c.source))
         .sum::<f64>()
+        + engines::loss(&browser.engines, pairs)
+}
+
+/// Parameters of the fit: the five constants, then each engine's extra per round trip.
+fn parameters(b: &BrowserCoefficients) -> usize {
+    5 + b.engines.len()
 }
 
 /// Parameter `i` of the fit, with its search range.
@@ -407,7 +420,8 @@ fn parameter(b: &mut BrowserCoefficients, i: usize) -> (&mut f64, f64, f64) {
         1 => (&mut b.sync_ms, 0.05, 100.0),
         2 => (&mut b.webgpu_compute, 0.01, 1.0),
         3 => (&mut b.webgpu_memory, 0.05, 1.0),
-        _ => (&mut b.wasm_compute, 0.01, 1.0),
+        4 => (&mut b.wasm_compute, 0.01, 1.0),
+        _ => (&mut b.engines[i - 5].extra_round_trip_ms, 0.1, 2000.0),
     }
 }
 
@@ -416,6 +430,7 @@ fn parameter(b: &mut BrowserCoefficients, i: usize) -> (&mut f64, f64, f64) {
 pub fn fit_browser(
     base: &Coefficients,
     cases: &[&BrowserCase],
+    pairs: &[&EnginePair],
     compile_ms: f64,
     fitted_on: &str,
 ) -> BrowserCoefficients {
@@ -426,13 +441,14 @@ pub fn fit_browser(
         webgpu_memory: 0.5,
         wasm_compute: 0.3,
         compile_ms,
+        engines: engines::starting_costs(pairs, 10.0),
         fitted_on: String::from(fitted_on),
     };
-    let mut best_loss = loss(base, &best, cases);
+    let mut best_loss = loss(base, &best, cases, pairs);
     // Coordinate descent on a log grid that narrows each pass.
     for pass in 0..4 {
         let span = libm::pow(4.0, f64::from(3 - pass));
-        for i in 0..5 {
+        for i in 0..parameters(&best) {
             let (current, lo, hi) = {
                 let (v, lo, hi) = parameter(&mut best, i);
                 (*v, lo, hi)
@@ -442,7 +458,7 @@ pub fn fit_browser(
                 let value = (current * factor).clamp(lo, hi);
                 let mut trial = best.clone();
                 *parameter(&mut trial, i).0 = value;
-                let l = loss(base, &trial, cases);
+                let l = loss(base, &trial, cases, pairs);
                 if l < best_loss - 1e-12 {
                     best_loss = l;
                     best = trial;
@@ -450,14 +466,14 @@ pub fn fit_browser(
             }
         }
     }
-    for i in 0..5 {
+    for i in 0..parameters(&best) {
         let v = parameter(&mut best, i).0;
         *v = round3(*v);
     }
     best
 }
 
-fn round3(x: f64) -> f64 {
+pub(super) fn round3(x: f64) -> f64 {
     if x <= 0.0 {
         return x;
     }
@@ -483,27 +499,42 @@ fn share(results: impl Iterator<Item = Option<bool>>) -> (usize, f64) {
     (decided.len(), right as f64 / decided.len().max(1) as f64)
 }
 
-/// Fits the browser constants on every case and validates them leaving each source out.
+/// Fits the browser constants on every case and engine pair and validates them leaving each
+/// source out (of both).
 #[must_use]
-pub fn fit_browser_model(base: &Coefficients, cases: &[BrowserCase]) -> (BrowserCoefficients, BrowserFit) {
+pub fn fit_browser_model(
+    base: &Coefficients,
+    cases: &[BrowserCase],
+    pairs: &[EnginePair],
+) -> (BrowserCoefficients, BrowserFit, Vec<engines::EngineFit>) {
     let compile = compile_ms(cases);
-    let sources: BTreeSet<&str> = cases.iter().map(|c| c.source.as_str()).collect();
+    let case_sources: BTreeSet<&str> = cases.iter().map(|c| c.source.as_str()).collect();
+    let pair_sources: BTreeSet<&str> = pairs.iter().map(|p| p.source.as_str()).collect();
     let fitted_on = format!(
-        "{} WebGPU/WebAssembly pairs from {} sources (data/measured/browser_measurements.csv, browser_cases.csv), fitted by hwfit fit",
+        "{} WebGPU/WebAssembly pairs from {} sources (data/measured/browser_measurements.csv, browser_cases.csv) and {} steps timed in Firefox or WebKit and in Chromium from {} sources (browser_engines.csv), fitted by hwfit fit",
         cases.len(),
-        sources.len()
+        case_sources.len(),
+        pairs.len(),
+        pair_sources.len()
     );
     let all: Vec<&BrowserCase> = cases.iter().collect();
-    let fitted = fit_browser(base, &all, compile, &fitted_on);
+    let all_pairs: Vec<&EnginePair> = pairs.iter().collect();
+    let fitted = fit_browser(base, &all, &all_pairs, compile, &fitted_on);
     let in_sample_model = with_browser(base, fitted.clone());
     let (_, right_in_sample) = share(cases.iter().map(|c| {
         c.predicted_speedup(&in_sample_model)
             .and_then(|p| right(c.measured_speedup, p))
     }));
-    let mut results = Vec::new();
-    for source in &sources {
+    // Each source left out of both sets in turn.
+    let mut left_out: BTreeMap<&str, BrowserCoefficients> = BTreeMap::new();
+    for source in case_sources.union(&pair_sources) {
         let others: Vec<&BrowserCase> = cases.iter().filter(|c| c.source != *source).collect();
-        let model = with_browser(base, fit_browser(base, &others, compile, ""));
+        let other_pairs: Vec<&EnginePair> = pairs.iter().filter(|p| p.source != *source).collect();
+        left_out.insert(source, fit_browser(base, &others, &other_pairs, compile, ""));
+    }
+    let mut results = Vec::new();
+    for source in &case_sources {
+        let model = with_browser(base, left_out[source].clone());
         for c in cases.iter().filter(|c| c.source == *source) {
             let predicted = c.predicted_speedup(&model).unwrap_or(f64::NAN);
             results.push(BrowserCaseResult {
@@ -531,7 +562,10 @@ pub fn fit_browser_model(base: &Coefficients, cases: &[BrowserCase]) -> (Browser
         median_abs_log_error: crate::measure::median(&errors).unwrap_or(0.0),
         results,
     };
-    (fitted, report)
+    let engine_report = engines::report(&fitted.engines, &all_pairs, |source| {
+        left_out.get(source).map(|b| b.engines.clone())
+    });
+    (fitted, report, engine_report)
 }
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ use serde::Serialize;
 
 pub mod browser;
 pub mod cores;
+pub mod engines;
 pub mod runtimes;
 pub mod validation;
 
@@ -52,6 +53,8 @@ pub struct MeasuredData<'a> {
     pub browser_measurements: &'a str,
     /// `browser_cases.csv` (those pairs in the browser step model's terms).
     pub browser_cases: &'a str,
+    /// `browser_engines.csv` (steps timed in Firefox or WebKit and in Chromium on one machine).
+    pub browser_engines: &'a str,
     /// `runtime_steps.csv` (step times of named runtimes: PyTorch, ONNX Runtime, TensorRT …).
     pub runtime_steps: &'a str,
     /// `moe_steps.csv` (held out: mixture-of-experts and dense llama-bench rows, never fitted).
@@ -137,6 +140,8 @@ pub struct FitReport {
     pub by_cell: Vec<CellAccuracy>,
     /// The browser step model against the WebGPU/WebAssembly pairs.
     pub browser: browser::BrowserFit,
+    /// Each engine's round trip beside Chromium's, each source left out in turn.
+    pub browser_engines: Vec<engines::EngineFit>,
     /// Each runtime's step model against its measurements.
     pub runtimes: runtimes::RuntimeFit,
     /// The fitted model on held-out mixture-of-experts measurements (and dense rows beside them).
@@ -613,7 +618,9 @@ pub fn fit_model(data: &MeasuredData<'_>) -> Result<FitReport, CoreError> {
     #[cfg(not(feature = "device-db"))]
     let devices = DeviceCatalog::builtin();
     let (cases, browser_excluded) = browser::cases(data.browser_measurements, data.browser_cases, &catalog, &devices)?;
-    let (browser_coefficients, browser) = browser::fit_browser_model(&coefficients, &cases);
+    let engine_pairs = engines::pairs(data.browser_engines)?;
+    let (browser_coefficients, browser, browser_engines) =
+        browser::fit_browser_model(&coefficients, &cases, &engine_pairs);
     coefficients.browser = Some(browser_coefficients);
     let (mut runtime_samples, runtime_excluded) = runtimes::samples(data.runtime_steps, &catalog, &devices)?;
     for step in steps.iter().filter(|s| {
@@ -683,6 +690,7 @@ pub fn fit_model(data: &MeasuredData<'_>) -> Result<FitReport, CoreError> {
         coefficients,
         memory,
         browser,
+        browser_engines,
         runtimes: runtime_fit,
         mixture_of_experts,
         database_twins,
@@ -826,6 +834,7 @@ mod tests {
             webllm_vram: include_str!("../../../../../data/measured/webllm_vram_requirements.csv"),
             browser_measurements: include_str!("../../../../../data/measured/browser_measurements.csv"),
             browser_cases: include_str!("../../../../../data/measured/browser_cases.csv"),
+            browser_engines: include_str!("../../../../../data/measured/browser_engines.csv"),
             runtime_steps: include_str!("../../../../../data/measured/runtime_steps.csv"),
             moe_steps: include_str!("../../../../../data/measured/moe_steps.csv"),
             runner_steps: &[],
