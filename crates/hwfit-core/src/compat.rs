@@ -105,8 +105,8 @@ pub fn compatibility(family: Family, hardware: HardwareType) -> CompatibilityEnt
 /// How well `hardware` runs `precision`, if at all: numeric types by the hardware's math; 4-bit
 /// checkpoint formats (int4, AWQ/GPTQ, NF4) where GPU kernels exist; FP4 microscaling where kernels
 /// exist (MXFP4: vLLM/transformers on CUDA, llama.cpp and MLX elsewhere; NVFP4: Blackwell tensor
-/// cores); GGUF file types wherever llama.cpp runs (WebGPU: the three web-llm/transformers.js
-/// builds dequantize).
+/// cores); GGUF file types wherever llama.cpp runs (WebGPU: llama.cpp's WebGPU build, in wllama and
+/// webgpu-bench, runs every type — limited, as web-llm's and transformers.js's builds do not).
 #[must_use]
 #[allow(
     clippy::unnested_or_patterns,
@@ -122,7 +122,7 @@ pub fn precision_support(hardware: HardwareType, precision: Precision) -> Option
         (_, p) if p.is_mlx() => matches!(hardware, H::Mps).then_some(Real),
         (_, p) if p.is_gguf() => match hardware {
             _ if gguf_everywhere => Some(Real),
-            H::Webgpu if matches!(p, P::Q4_0 | P::Q4KM | P::Q8_0) => Some(Limited),
+            H::Webgpu => Some(Limited),
             _ => None,
         },
         (H::Cuda, P::Fp32 | P::Fp16 | P::Bf16 | P::Int8 | P::Int4 | P::Awq | P::Nf4 | P::Mxfp4)
@@ -179,8 +179,11 @@ pub fn precision_note(hardware: HardwareType, precision: Precision) -> Option<&'
         (H::Qnn, P::Int4) => "int4 weights only through Qualcomm's Genie/AI Hub exports",
         (H::Webnn, P::Int8 | P::Int4) => "quantized data types depend on opSupportLimits() of the context",
         (H::Webgpu, P::Fp16) => "needs the shader-f16 feature",
-        (H::Webgpu, P::Int8 | P::Q4_0 | P::Q4KM | P::Q8_0) => {
+        (H::Webgpu, P::Int8) => {
             "dequantized in shaders by web-llm/transformers.js builds; not every runtime supports every format"
+        }
+        (H::Webgpu, p) if p.is_gguf() => {
+            "GGUF through llama.cpp's WebGPU build (wllama, webgpu-bench runs Q2_K … Q8_0 and the i-quants); web-llm and transformers.js take 4/8-bit formats of their own"
         }
         (H::Wasm, P::Fp16) => "stored as fp16, computed in fp32",
         (H::Wasm, P::Int4) => "GPTQ/AWQ are GPU formats; use GGUF formats in WASM",
