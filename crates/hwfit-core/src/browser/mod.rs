@@ -337,10 +337,13 @@ pub fn calibrated_candidates(
             // An identified GPU's spec-based rates are what its measurement is judged against; a
             // class device (an estimate, not a spec sheet) gives way to the measurement.
             let identified = c.device.hardware_type == HardwareType::Webgpu && gpu_identified;
+            let engine = c.device.browser_engine;
             c.device = match browser_shares(c.device.hardware_type).filter(|_| identified) {
                 Some(shares) => crate::calibrated_device(identity, m, &c.device, shares),
                 None => measured_device(identity, m),
             };
+            // Measured rates are the shaders'; the engine's round trips still cost what they do.
+            c.device.browser_engine = engine;
         }
     }
     out
@@ -425,6 +428,17 @@ mod tests {
         };
         let c = calibrated_candidates(&caps, &catalog, None, Some(&m(12.0)));
         assert_eq!(c[0].device.id, "webgpu-fallback", "no GPU measurement: the class stays");
+        let firefox = BrowserCapabilities {
+            engine: Some(BrowserEngine::Firefox),
+            ..caps.clone()
+        };
+        let measured = calibrated_candidates(&firefox, &catalog, Some(&m(40.0)), None);
+        assert_eq!(measured[0].device.id, "measured-webgpu");
+        assert_eq!(
+            measured[0].device.browser_engine,
+            Some(BrowserEngine::Firefox),
+            "measured shaders, the engine's round trips"
+        );
         assert_eq!(c[1].device.id, "measured-wasm");
         assert_eq!(c[1].device.profile, crate::DeviceProfile::Measured);
         assert!((c[1].device.dense_tflops.fp32 - 0.012).abs() < 1e-12);
