@@ -22,7 +22,7 @@
 //! facts this way.
 
 use alloc::format;
-use alloc::string::{String, ToString};
+use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Deserializer, Serialize};
 
@@ -107,8 +107,8 @@ impl core::str::FromStr for BrowserEngine {
 
     fn from_str(s: &str) -> Result<Self, CoreError> {
         Self::from_word(s).ok_or_else(|| {
-            CoreError::InvalidRequest(format!(
-                "browser: unknown engine '{s}' (chromium, firefox or webkit; chrome, edge and safari name theirs)"
+            invalid(format!(
+                "unknown engine '{s}' (chromium, firefox or webkit; chrome, edge and safari name theirs)"
             ))
         })
     }
@@ -141,8 +141,10 @@ fn items(text: &str) -> Vec<&str> {
     out
 }
 
+/// A refused description; the face names the field (`browser: …` at the server, `--browser: …` in
+/// the CLI).
 fn invalid(message: impl core::fmt::Display) -> CoreError {
-    CoreError::InvalidRequest(format!("browser: {message}"))
+    CoreError::InvalidRequest(format!("{message}"))
 }
 
 /// A WebGPU adapter of a class, without a name (`webgpu=discrete`).
@@ -379,11 +381,7 @@ pub fn deserialize_browser<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Bro
             "give the probe's capabilities object or the browser's facts in words",
         )),
     };
-    // The field's name is the deserializer's to say (`browser: …` at the server, `--browser: …` in the CLI).
-    caps.map(Some).map_err(|e| {
-        let message = e.to_string();
-        serde::de::Error::custom(message.strip_prefix("browser: ").unwrap_or(&message))
-    })
+    caps.map(Some).map_err(serde::de::Error::custom)
 }
 
 /// The JSON Schema of a request's `browser` (only with the `schema` feature).
@@ -399,6 +397,7 @@ pub fn browser_schema(g: &mut schemars::SchemaGenerator) -> schemars::Schema {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::string::ToString;
 
     #[test]
     fn engines_from_user_agents() {
