@@ -385,7 +385,12 @@ impl HfConfig {
             "clip" | "siglip" | "siglip2" => self.dual_encoder(k),
             "llava" => self.llava()?,
             "" => return Err(CoreError::InvalidConfig(String::from("'model_type' is missing"))),
-            _ if self.text_config.is_some() || self.vision_config.is_some() => self.multimodal(k)?,
+            // A vision tower beside a language model: nested (`text_config`) or at the top level
+            // (Qwen2-VL's older form). A vision config alone (SAM's image encoder with prompt and
+            // mask decoders) is no language model: read by the standard fields, or refused naming them.
+            _ if self.text_config.is_some() || (self.vision_config.is_some() && self.num_hidden_layers.is_some()) => {
+                self.multimodal(k)?
+            }
             other => return self.by_standard_fields(other),
         };
         Ok((parts, positions, None))

@@ -126,6 +126,7 @@ pub fn measured_device(identity: MeasuredIdentity, m: &Measurement) -> Device {
         released: None,
         measured_as: Vec::new(),
         browser_engine: None,
+            page_threads: None,
     }
 }
 

@@ -18,6 +18,7 @@ pub const PUBLIC_MEASUREMENTS: MeasuredData<'static> = MeasuredData {
     browser_measurements: "",
     browser_cases: "",
     browser_engines: "",
+    llamacpp_wasm: "",
     runtime_steps: "",
     moe_steps: "",
     runner_steps: &[],

@@ -496,6 +496,12 @@ export interface Device {
     name: string;
     /** How figures were derived, where they were. */
     notes?: string | null;
+    /**
+     * A browser's WebAssembly view: the logical cores its page may run threads on
+     * (`navigator.hardwareConcurrency` on a cross-origin isolated page), from which each runtime
+     * takes its threads ([`crate::browser::wasm_view_for`]); `None`: one thread, or not such a view.
+     */
+    pageThreads?: number | null;
     /** Whether the figures are vendor peaks (the catalog) or hwfit's own measurement. */
     profile?: DeviceProfile;
     /** Release date (`2021-05-31`, or the year alone where only that is known). */

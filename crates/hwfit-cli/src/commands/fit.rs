@@ -17,6 +17,7 @@ pub const MEASURED: MeasuredData<'static> = MeasuredData {
     browser_measurements: include_str!("../../../../data/measured/browser_measurements.csv"),
     browser_cases: include_str!("../../../../data/measured/browser_cases.csv"),
     browser_engines: include_str!("../../../../data/measured/browser_engines.csv"),
+    llamacpp_wasm: include_str!("../../../../data/measured/llamacpp_wasm.csv"),
     runtime_steps: include_str!("../../../../data/measured/runtime_steps.csv"),
     moe_steps: include_str!("../../../../data/measured/moe_steps.csv"),
     runner_steps: &[],
@@ -215,6 +216,34 @@ pub fn run(args: &FitArgs) -> Result<()> {
                 e.pairs,
                 e.sources.len(),
                 if errors.is_empty() { String::from("no other source") } else { errors.join(", ") }
+            ));
+        }
+        if let (Some(k), Some(v)) = (&b.llama_cpp_wasm, &report.llamacpp_wasm) {
+            let kernels: Vec<String> = k
+                .kernels
+                .iter()
+                .map(|s| format!("{} {:.1} %", s.kernel, s.share * 100.0))
+                .collect();
+            output::text(&format!(
+                "  llama.cpp's WebAssembly build: {} of its SIMD peak per thread; other SIMD kernels {:.1} %, generic kernels {:.1} % ({} decode steps, {} models)",
+                kernels.join(", "),
+                k.simd * 100.0,
+                k.generic * 100.0,
+                v.rows,
+                v.models
+            ));
+            let engines: Vec<String> = v
+                .other_engines
+                .iter()
+                .map(|e| format!("{} ×{:.1} ({} rows)", e.engine, e.median_ratio, e.accuracy.samples))
+                .collect();
+            output::text(&format!(
+                "    in-sample {}; leaving each model out {}; at ONNX Runtime Web's share {}; prefill, held out {}; other engines, held out (median predicted/measured): {}",
+                describe(&v.in_sample),
+                describe(&v.leave_one_model_out),
+                describe(&v.onnx_runtime_web_share),
+                describe(&v.prefill_held_out),
+                engines.join(", ")
             ));
         }
     }

@@ -536,8 +536,10 @@ impl Hwfit {
                 PredictEntry {
                     memory_options: MemoryOption::of(&c.device, &prediction),
                     resolved_from: c.resolved_from.clone(),
+                    device: crate::browser::wasm_view_for(&c.device, prediction.runtime)
+                        .name
+                        .clone(),
                     prediction,
-                    device: c.device.name.clone(),
                     hardware_type: c.device.hardware_type,
                     runtimes: self.perf.runtime_comparison(&model.spec, &c.device, &perf_req),
                 },

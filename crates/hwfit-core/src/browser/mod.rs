@@ -75,11 +75,16 @@ pub const WASM_SIMD_GFLOPS_PER_THREAD: f64 = 48.0;
 /// cross-origin isolated page; one otherwise (no `SharedArrayBuffer`, no threads).
 #[must_use]
 pub fn wasm_threads(caps: &BrowserCapabilities) -> u32 {
-    if caps.cross_origin_isolated {
-        caps.hardware_concurrency.unwrap_or(1).div_ceil(2).clamp(1, 4)
-    } else {
-        1
-    }
+    onnx_runtime_web_threads(
+        caps.cross_origin_isolated
+            .then(|| caps.hardware_concurrency.unwrap_or(1)),
+    )
+}
+
+/// ONNX Runtime Web's threads on a page that may thread on `page_threads` logical cores (`None`:
+/// not isolated, one thread).
+fn onnx_runtime_web_threads(page_threads: Option<u32>) -> u32 {
+    page_threads.map_or(1, |cores| cores.div_ceil(2).clamp(1, 4))
 }
 
 /// The `wasm` class device with the peak of `threads` threads, with or without SIMD (scalar code
@@ -109,7 +114,7 @@ pub fn wasm_device(class: &Device, threads: u32, simd: bool) -> Device {
             int8: simd.then_some(2.0 * fp32),
         },
         source: format!(
-            "{threads} × {per_thread} GFLOP/s ({}; threads: ONNX Runtime Web's default on this page)",
+            "{threads} × {per_thread} GFLOP/s ({}; threads: the runtime's default on this page)",
             if simd {
                 "4 f32 lanes × multiply and add × 2 SIMD units × 3 GHz"
             } else {
@@ -120,10 +125,45 @@ pub fn wasm_device(class: &Device, threads: u32, simd: bool) -> Device {
     }
 }
 
-/// The WebAssembly device of a probed browser (see [`wasm_threads`]).
+/// Threads llama.cpp's WebAssembly build (wllama) runs: half the logical cores,
+/// `floor(hardwareConcurrency / 2)`, on a cross-origin isolated page (its multi-thread build needs
+/// `SharedArrayBuffer`), one otherwise (ngxson/wllama `src/wllama.ts`: "by default, on
+/// multi-thread build, we take half number of available threads").
+#[must_use]
+pub fn llama_cpp_threads(page_threads: Option<u32>) -> u32 {
+    page_threads.map_or(1, |cores| (cores / 2).max(1))
+}
+
+/// The WebAssembly device of a probed browser (see [`wasm_threads`]), remembering the cores its
+/// page may thread on.
 #[must_use]
 pub fn wasm_view(caps: &BrowserCapabilities, class: &Device) -> Device {
-    wasm_device(class, wasm_threads(caps), caps.wasm_simd.unwrap_or(true))
+    Device {
+        page_threads: caps
+            .cross_origin_isolated
+            .then(|| caps.hardware_concurrency.unwrap_or(1)),
+        ..wasm_device(class, wasm_threads(caps), caps.wasm_simd.unwrap_or(true))
+    }
+}
+
+/// A browser's WebAssembly view as `runtime` runs it: llama.cpp's WebAssembly build on its own
+/// threads ([`llama_cpp_threads`]), every other runtime on ONNX Runtime Web's (the view as built).
+/// Other devices are returned as they are.
+#[must_use]
+pub fn wasm_view_for(device: &Device, runtime: crate::perf::Runtime) -> alloc::borrow::Cow<'_, Device> {
+    use alloc::borrow::Cow;
+    if device.hardware_type != HardwareType::Wasm || runtime != crate::perf::Runtime::LlamaCpp {
+        return Cow::Borrowed(device);
+    }
+    let threads = llama_cpp_threads(device.page_threads);
+    if threads == onnx_runtime_web_threads(device.page_threads) {
+        return Cow::Borrowed(device);
+    }
+    let simd = device.dense_tflops.int8.is_some();
+    Cow::Owned(Device {
+        page_threads: device.page_threads,
+        ..wasm_device(device, threads, simd)
+    })
 }
 
 /// WebGL's `UNMASKED_VENDOR_WEBGL` and `UNMASKED_RENDERER_WEBGL`.

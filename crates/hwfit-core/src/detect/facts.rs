@@ -315,6 +315,7 @@ impl GpuFacts {
             released: None,
             measured_as: Vec::new(),
             browser_engine: None,
+            page_threads: None,
         })
     }
 }

@@ -319,6 +319,7 @@ fn entry(row: &Row<'_>) -> Result<Option<DatabaseEntry>, CoreError> {
             released: Some(row.text(const { col("released") }).to_string()).filter(|r| !r.is_empty()),
             measured_as: Vec::new(),
             browser_engine: None,
+            page_threads: None,
         },
         curated_id: (!curated.is_empty()).then(|| curated.to_string()),
         matrix_rates: has_matrix,

@@ -182,6 +182,11 @@ pub struct Device {
     /// names it: its round trips cost that engine's (see the browser step model).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub browser_engine: Option<crate::browser::BrowserEngine>,
+    /// A browser's WebAssembly view: the logical cores its page may run threads on
+    /// (`navigator.hardwareConcurrency` on a cross-origin isolated page), from which each runtime
+    /// takes its threads ([`crate::browser::wasm_view_for`]); `None`: one thread, or not such a view.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_threads: Option<u32>,
 }
 
 /// Where a device's rates come from, which decides how predictions use them.

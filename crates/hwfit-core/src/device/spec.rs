@@ -142,6 +142,7 @@ impl DeviceSpec {
             released: None,
             measured_as: Vec::new(),
             browser_engine: None,
+            page_threads: None,
         })
     }
 }

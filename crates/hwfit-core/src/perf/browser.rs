@@ -44,6 +44,10 @@ pub struct BrowserCoefficients {
     /// are Chromium's), fitted on steps timed in both (`data/measured/browser_engines.csv`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub engines: Vec<EngineCosts>,
+    /// llama.cpp's WebAssembly build: each kernel's share of the threads' SIMD peak (in place of
+    /// `wasm_compute`, ONNX Runtime Web's), fitted on `data/measured/llamacpp_wasm.csv`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub llama_cpp_wasm: Option<super::wasm_kernels::WasmKernelShares>,
     /// What the constants were fitted on.
     pub fitted_on: String,
 }
@@ -146,8 +150,25 @@ impl BrowserCoefficients {
     /// [`fixed_costs`].
     #[must_use]
     pub fn efficiency(&self, hardware: HardwareType) -> super::Efficiency {
+        self.efficiency_of(hardware, None, Precision::Fp32)
+    }
+
+    /// [`Self::efficiency`] for `runtime` at `precision`: llama.cpp's WebAssembly build computes at
+    /// its kernel's fitted share (see [`super::wasm_kernels`]), other runtimes at ONNX Runtime Web's.
+    #[must_use]
+    pub fn efficiency_of(
+        &self,
+        hardware: HardwareType,
+        runtime: Option<super::Runtime>,
+        precision: Precision,
+    ) -> super::Efficiency {
+        let llama_cpp = self
+            .llama_cpp_wasm
+            .as_ref()
+            .filter(|_| hardware == HardwareType::Wasm && runtime == Some(super::Runtime::LlamaCpp))
+            .and_then(|k| k.share(precision));
         let (compute, memory) = match hardware {
-            HardwareType::Wasm => (self.wasm_compute, 1.0),
+            HardwareType::Wasm => (llama_cpp.unwrap_or(self.wasm_compute), 1.0),
             _ => (self.webgpu_compute, self.webgpu_memory),
         };
         super::Efficiency {
@@ -191,6 +212,7 @@ mod tests {
                 pairs: 1,
                 sources: 1,
             }],
+            llama_cpp_wasm: None,
             fitted_on: String::new(),
         };
         let step =

@@ -12,6 +12,7 @@ pub mod learned;
 pub mod operators;
 pub mod runtime;
 pub mod tf32;
+pub mod wasm_kernels;
 
 use crate::map::SortedMap;
 use alloc::format;
@@ -448,10 +449,12 @@ impl PerfModel {
             },
         );
         let cost = step_cost(spec, req.precision, req.workload, req.batch_size, req.seq_length)?;
-        let (peak_tflops, compute_rate) = device.dense_tflops.for_precision(req.precision);
         let runtime = req
             .runtime
             .unwrap_or(Runtime::default_for(device.hardware_type, req.workload, req.precision));
+        // A browser's WebAssembly view runs on the runtime's own threads.
+        let device = &*crate::browser::wasm_view_for(device, runtime);
+        let (peak_tflops, compute_rate) = device.dense_tflops.for_precision(req.precision);
         if !runtime.runs(req.precision) {
             return Err(CoreError::UnsupportedPrecision {
                 hardware: runtime.as_str(),
@@ -473,7 +476,10 @@ impl PerfModel {
             .runtime(runtime, device.hardware_type)
             .filter(|r| browser.is_none() && r.covers(req.workload));
         let (mut eff, coefficient_source) = match (browser, runtime_costs) {
-            (Some(b), _) => (b.efficiency(device.hardware_type), CoefficientSource::HardwareType),
+            (Some(b), _) => (
+                b.efficiency_of(device.hardware_type, Some(runtime), req.precision),
+                CoefficientSource::HardwareType,
+            ),
             (None, Some(r)) => (
                 Efficiency {
                     compute: r.compute_share(req.precision),
@@ -542,12 +548,13 @@ impl PerfModel {
             (None, Some(f)) => roofline_s + f.overhead_ms() / 1e3,
             (None, None) => roofline_s + eff.overhead_ms / 1e3,
         };
-        // The learned correction was trained on each cell's documented runtime only.
+        // The learned correction was trained on each cell's documented runtime only (never on
+        // llama.cpp's WebAssembly build, whose kernels have fitted shares of their own).
+        let llama_cpp_wasm = device.hardware_type == HardwareType::Wasm && runtime == Runtime::LlamaCpp;
         let documented_runtime = runtime == Runtime::default_for(device.hardware_type, req.workload, req.precision);
-        let learned_model = self
-            .learned
-            .as_ref()
-            .filter(|_| learned_use == Learned::Use && !measured && host_costs.is_none() && documented_runtime);
+        let learned_model = self.learned.as_ref().filter(|_| {
+            learned_use == Learned::Use && !measured && host_costs.is_none() && documented_runtime && !llama_cpp_wasm
+        });
         let features = (learned_model.is_some() || learned_use == Learned::FeaturesOnly).then(|| {
             learned::features(&learned::StepFacts {
                 spec,
@@ -603,6 +610,8 @@ impl PerfModel {
                 _ if measured => PredictionSource::MeasuredProfile,
                 _ if correction.is_some() => PredictionSource::Learned,
                 _ if device.hardware_type == HardwareType::Webnn => PredictionSource::Estimate,
+                // llama.cpp's WebAssembly kernels are fitted on one machine's single runs.
+                _ if llama_cpp_wasm => PredictionSource::Estimate,
                 // Firefox's and WebKit's round trips are fitted, but their sources disagree tenfold
                 // (docs/model.md): an estimate.
                 _ if device.hardware_type == HardwareType::Webgpu

@@ -12,8 +12,9 @@ use crate::{HardwareType, Precision, Workload};
 string_enum! {
     /// An inference runtime.
     pub enum Runtime: "runtime" {
-        /// llama.cpp (GGUF; CUDA, HIP, Metal, Vulkan or CPU back-ends).
-        LlamaCpp => "llama.cpp" | "llamacpp" | "llama-cpp" | "ollama",
+        /// llama.cpp (GGUF; CUDA, HIP, Metal, Vulkan or CPU back-ends; in a browser its WebAssembly
+        /// build, wllama).
+        LlamaCpp => "llama.cpp" | "llamacpp" | "llama-cpp" | "ollama" | "wllama",
         /// NVIDIA TensorRT / TensorRT-LLM.
         TensorRt => "tensorrt" | "tensorrt-llm" | "trt" | "trt-llm",
         /// vLLM.
@@ -66,6 +67,8 @@ impl Runtime {
         match hardware {
             _ if precision.is_mlx() => Self::Mlx,
             _ if precision.is_gguf() && !hardware.is_browser() && !trains => Self::LlamaCpp,
+            // GGUF files in a browser's WebAssembly: llama.cpp's WebAssembly build (wllama) reads them.
+            HardwareType::Wasm if precision.is_gguf() && !trains => Self::LlamaCpp,
             HardwareType::Webgpu if generates => Self::WebLlm,
             HardwareType::Webgpu | HardwareType::Webnn | HardwareType::Wasm => Self::OnnxRuntimeWeb,
             HardwareType::Openvino if !trains => Self::OpenVino,

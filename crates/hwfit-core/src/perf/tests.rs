@@ -374,3 +374,79 @@ fn compatibility_follows_the_runtime_not_only_the_hardware_type() {
     assert!(!Runtime::TensorRt.brings_kernels_for(Precision::Q4KM, HardwareType::Openvino));
     assert!(!Runtime::LlamaCpp.brings_kernels_for(Precision::Fp8, HardwareType::Cpu));
 }
+
+/// GGUF files in a browser's WebAssembly run on llama.cpp's WebAssembly build: its own threads
+/// (wllama's half of the page's cores), its kernels' fitted shares (a k-quant's SIMD kernel beats
+/// Q4_0's and an i-quant's generic C on one thread), and an estimate, never the learned correction.
+#[test]
+fn gguf_in_a_browsers_webassembly_runs_llama_cpps_build() {
+    let catalog = DeviceCatalog::builtin();
+    let model = PerfModel::builtin().unwrap();
+    let spec = Catalog::builtin()
+        .resolve("meta-llama/Llama-3.2-1B-Instruct")
+        .unwrap()
+        .spec;
+    let shares = model
+        .coefficients()
+        .browser
+        .as_ref()
+        .and_then(|b| b.llama_cpp_wasm.as_ref())
+        .expect("fitted llama.cpp WebAssembly kernels");
+    let view = |words: &str| {
+        let caps = crate::browser::BrowserCapabilities::describe(words).unwrap();
+        crate::browser::browser_candidates(&caps, &catalog)
+            .into_iter()
+            .find(|c| c.key == "wasm")
+            .unwrap()
+            .device
+    };
+    let step = |device: &Device, precision: Precision, runtime: Option<Runtime>| {
+        model
+            .predict(
+                &spec,
+                device,
+                &PerfRequest {
+                    precision,
+                    workload: Workload::Decode,
+                    batch_size: 1,
+                    seq_length: 100,
+                    runtime,
+                },
+            )
+            .unwrap()
+    };
+    let one_thread = view("chromium");
+    let k_quant = step(&one_thread, Precision::Q4KM, None);
+    assert_eq!(k_quant.runtime, Runtime::LlamaCpp);
+    assert_eq!(k_quant.source, PredictionSource::Estimate);
+    assert!(k_quant.analytic_throughput.is_none(), "no learned correction");
+    let legacy = step(&one_thread, Precision::Q4_0, None);
+    let i_quant = step(&one_thread, Precision::Iq4Xs, None);
+    assert!(k_quant.throughput > 1.5 * legacy.throughput, "{k_quant:?} {legacy:?}");
+    assert!(k_quant.throughput > 1.5 * i_quant.throughput);
+    // The share is the fitted one: compute time at the share is the step's time (compute-bound).
+    let share = shares.share(Precision::Q4KM).unwrap();
+    let peak = one_thread.dense_tflops.for_precision(Precision::Q4KM).0 * 1e12;
+    let expected_ms = k_quant.flops_per_step / (peak * share) * 1e3;
+    assert!(
+        (k_quant.latency / expected_ms - 1.0).abs() < 1e-3,
+        "{} vs {expected_ms}",
+        k_quant.latency
+    );
+    // ONNX Runtime Web keeps its own share, whatever the format.
+    let ort = step(&one_thread, Precision::Q4KM, Some(Runtime::OnnxRuntimeWeb));
+    assert!((ort.throughput - k_quant.throughput).abs() > 0.1);
+    // An isolated 16-core page: ONNX Runtime Web threads 4, wllama 8.
+    let isolated = view("chromium, isolated, cores=16");
+    assert_eq!(isolated.id, "wasm-4t-simd");
+    let threaded = crate::browser::wasm_view_for(&isolated, Runtime::LlamaCpp);
+    assert_eq!(threaded.id, "wasm-8t-simd");
+    assert!(threaded.name.contains("8 threads"));
+    let eight = step(&isolated, Precision::Q4KM, None);
+    let four = step(&isolated, Precision::Q4KM, Some(Runtime::OnnxRuntimeWeb));
+    assert!(eight.throughput > four.throughput);
+    assert_eq!(
+        crate::browser::wasm_view_for(&isolated, Runtime::OnnxRuntimeWeb).id,
+        "wasm-4t-simd"
+    );
+}

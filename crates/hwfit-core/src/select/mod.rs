@@ -295,7 +295,10 @@ pub fn select_hardware(
             c.key.clone(),
             CandidateScore {
                 score: None,
-                device: c.device.name.clone(),
+                device: predictions.as_ref().map_or_else(
+                    || c.device.name.clone(),
+                    |p| crate::browser::wasm_view_for(&c.device, p.runtime).name.clone(),
+                ),
                 hardware_type: c.device.hardware_type,
                 support,
                 runtimes: if predictions.is_some() {

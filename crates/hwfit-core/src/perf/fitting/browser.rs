@@ -442,6 +442,7 @@ pub fn fit_browser(
         wasm_compute: 0.3,
         compile_ms,
         engines: engines::starting_costs(pairs, 10.0),
+        llama_cpp_wasm: None,
         fitted_on: String::from(fitted_on),
     };
     let mut best_loss = loss(base, &best, cases, pairs);

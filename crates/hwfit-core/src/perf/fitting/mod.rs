@@ -25,6 +25,7 @@ pub mod cores;
 pub mod engines;
 pub mod runtimes;
 pub mod validation;
+pub mod wasm_kernels;
 
 use super::fit::{
     accuracy, accuracy_by_cell, cross_validate, device_folds, error_of, fit, summarize, Accuracy, CellAccuracy, Sample,
@@ -55,6 +56,8 @@ pub struct MeasuredData<'a> {
     pub browser_cases: &'a str,
     /// `browser_engines.csv` (steps timed in Firefox or WebKit and in Chromium on one machine).
     pub browser_engines: &'a str,
+    /// `llamacpp_wasm.csv` (llama.cpp's WebAssembly build in browsers; empty: not read).
+    pub llamacpp_wasm: &'a str,
     /// `runtime_steps.csv` (step times of named runtimes: PyTorch, ONNX Runtime, TensorRT …).
     pub runtime_steps: &'a str,
     /// `moe_steps.csv` (held out: mixture-of-experts and dense llama-bench rows, never fitted).
@@ -142,6 +145,9 @@ pub struct FitReport {
     pub browser: browser::BrowserFit,
     /// Each engine's round trip beside Chromium's, each source left out in turn.
     pub browser_engines: Vec<engines::EngineFit>,
+    /// llama.cpp's WebAssembly kernels against their steps (`None`: no rows read).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub llamacpp_wasm: Option<wasm_kernels::WasmKernelFit>,
     /// Each runtime's step model against its measurements.
     pub runtimes: runtimes::RuntimeFit,
     /// The fitted model on held-out mixture-of-experts measurements (and dense rows beside them).
@@ -622,6 +628,18 @@ pub fn fit_model(data: &MeasuredData<'_>) -> Result<FitReport, CoreError> {
     let (browser_coefficients, browser, browser_engines) =
         browser::fit_browser_model(&coefficients, &cases, &engine_pairs);
     coefficients.browser = Some(browser_coefficients);
+    let (wasm_steps, wasm_excluded) = if data.llamacpp_wasm.is_empty() {
+        (Vec::new(), Vec::new())
+    } else {
+        wasm_kernels::steps(data.llamacpp_wasm, &catalog, &devices)?
+    };
+    let llamacpp_wasm = (!wasm_steps.is_empty()).then(|| {
+        let (shares, report) = wasm_kernels::fit_and_validate(&coefficients, &wasm_steps);
+        if let Some(browser) = coefficients.browser.as_mut() {
+            browser.llama_cpp_wasm = shares;
+        }
+        report
+    });
     let (mut runtime_samples, runtime_excluded) = runtimes::samples(data.runtime_steps, &catalog, &devices)?;
     for step in steps.iter().filter(|s| {
         s.request
@@ -691,6 +709,7 @@ pub fn fit_model(data: &MeasuredData<'_>) -> Result<FitReport, CoreError> {
         memory,
         browser,
         browser_engines,
+        llamacpp_wasm,
         runtimes: runtime_fit,
         mixture_of_experts,
         database_twins,
@@ -699,6 +718,7 @@ pub fn fit_model(data: &MeasuredData<'_>) -> Result<FitReport, CoreError> {
             .into_iter()
             .chain(memory_excluded)
             .chain(browser_excluded)
+            .chain(wasm_excluded)
             .chain(runtime_excluded)
             .chain(moe_excluded)
             .collect(),
@@ -835,6 +855,7 @@ mod tests {
             browser_measurements: include_str!("../../../../../data/measured/browser_measurements.csv"),
             browser_cases: include_str!("../../../../../data/measured/browser_cases.csv"),
             browser_engines: include_str!("../../../../../data/measured/browser_engines.csv"),
+            llamacpp_wasm: include_str!("../../../../../data/measured/llamacpp_wasm.csv"),
             runtime_steps: include_str!("../../../../../data/measured/runtime_steps.csv"),
             moe_steps: include_str!("../../../../../data/measured/moe_steps.csv"),
             runner_steps: &[],
