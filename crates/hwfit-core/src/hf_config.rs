@@ -58,6 +58,10 @@ pub struct HfConfig {
     pub position_embedding_type: Option<String>,
     /// JinaBERT's feed-forward (`"geglu"`: gated).
     pub feed_forward_type: Option<String>,
+    /// Nomic BERT's feed-forward activation (`"swiglu"`: gated).
+    pub activation_function: Option<String>,
+    /// Nomic BERT: the share of each head's dimensions rotated (rotary positions where above 0).
+    pub rotary_emb_fraction: Option<f64>,
     // mixture of experts (each family spells them its own way)
     pub num_local_experts: Option<u32>,
     #[serde(deserialize_with = "number_or_list")]
@@ -284,6 +288,31 @@ impl HfConfig {
                     t.gated_ffn = true;
                 }
                 (parts, max_pos)
+            }
+            "nomic_bert" => {
+                // Nomic BERT (nomic-embed-text): GPT-2-style keys, an encoder with rotary positions
+                // (no position table) and a SwiGLU feed-forward (`fc11`, `fc12`, `fc2`).
+                let layers = need(self.n_layer, "n_layer", k)?;
+                let hidden = need(self.n_embd, "n_embd", k)?;
+                let heads = need(self.n_head, "n_head", k)?;
+                let vocab = need(self.vocab_size, "vocab_size", k)?;
+                let rotary = self.rotary_emb_fraction.is_some_and(|f| f > 0.0);
+                let positions = self.n_positions.unwrap_or(2048);
+                let mut encoder = stack(
+                    StackRole::Encoder,
+                    Modality::Text,
+                    layers,
+                    hidden,
+                    heads,
+                    self.n_inner.unwrap_or(4 * hidden),
+                )
+                .vocab(vocab, true)
+                .positions(if rotary { 0 } else { positions });
+                if self.activation_function.as_deref().is_some_and(|a| a.ends_with("glu")) {
+                    encoder = encoder.gated();
+                }
+                encoder.rotary = rotary;
+                (vec![encoder.component()], positions)
             }
             "modernbert" => {
                 // ModernBERT: GLU feed-forward (one doubled input projection), rotary positions.

@@ -20,9 +20,15 @@ fn print_detail(d: &ModelDetail) -> Result<()> {
             d.active_parameters
         ));
     }
+    // Models without token positions (convolutional networks, vision towers at their own image
+    // size) take one input whatever the sequence length.
+    let at = if d.flops_sequence_length > 1 {
+        format!(" at {} tokens", d.flops_sequence_length)
+    } else {
+        String::new()
+    };
     output::text(&format!(
-        "forward GFLOPs per item at {} tokens: {:.2}",
-        d.flops_sequence_length,
+        "forward GFLOPs per item{at}: {:.2}",
         d.flops_per_item as f64 / 1e9
     ));
     if d.kv_cache_bytes_per_token_fp16 > 0 {

@@ -258,3 +258,46 @@ pub fn conv(
         layers,
     })
 }
+
+/// Running totals of a convolutional network's layers as they are built: parameters,
+/// multiply-accumulates, feature maps and kernels.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct ConvTally {
+    /// Parameters.
+    pub parameters: u64,
+    /// Multiply-accumulates of one forward pass.
+    pub macs: u64,
+    /// Elements of the largest feature map.
+    pub peak_activations: u64,
+    /// Elements of every feature map.
+    pub total_activations: u64,
+    /// Convolution and linear layers.
+    pub kernels: u32,
+}
+
+impl ConvTally {
+    /// A `k`×`k` convolution without bias followed by batch norm (γ, β), on a `side`² input;
+    /// returns the output side.
+    pub fn conv_bn(&mut self, c_in: u64, c_out: u64, k: u64, stride: u64, side: u64) -> u64 {
+        self.conv(c_in, c_out, k, stride, 1, true, side)
+    }
+
+    /// A `k`×`k` convolution in `groups` groups, followed by batch norm (γ, β) or, without it,
+    /// with a bias; returns the output side.
+    #[allow(clippy::too_many_arguments)]
+    pub fn conv(&mut self, c_in: u64, c_out: u64, k: u64, stride: u64, groups: u64, norm: bool, side: u64) -> u64 {
+        let out = side.div_ceil(stride);
+        let weights = k * k * (c_in / groups) * c_out;
+        self.parameters += weights + if norm { 2 * c_out } else { c_out };
+        self.macs += weights * out * out;
+        self.feature_map(c_out * out * out);
+        self.kernels += 1;
+        out
+    }
+
+    /// A feature map kept for the backward pass.
+    pub fn feature_map(&mut self, elements: u64) {
+        self.total_activations += elements;
+        self.peak_activations = self.peak_activations.max(elements);
+    }
+}

@@ -473,6 +473,11 @@ fn vision() -> Vec<CatalogEntry> {
             "Carion et al. 2020 (DETR), Table 1; facebook/detr-resnet-50 config.json",
         )
         .aliases(&["detr"]),
+        yolo("Ultralytics/YOLO11n", 0).aliases(&["yolo11n", "yolo11n.pt", "yolov11n", "yolo11"]),
+        yolo("Ultralytics/YOLO11s", 1).aliases(&["yolo11s", "yolo11s.pt", "yolov11s"]),
+        yolo("Ultralytics/YOLO11m", 2).aliases(&["yolo11m", "yolo11m.pt", "yolov11m"]),
+        yolo("Ultralytics/YOLO11l", 3).aliases(&["yolo11l", "yolo11l.pt", "yolov11l"]),
+        yolo("Ultralytics/YOLO11x", 4).aliases(&["yolo11x", "yolo11x.pt", "yolov11x"]),
         CatalogEntry::new(
             "facebook/sam-vit-base",
             Segmentation,
@@ -726,6 +731,17 @@ fn multimodal() -> Vec<CatalogEntry> {
 }
 
 /// LayoutLM v1: a BERT-base encoder with four 1024-row 2-D position tables.
+/// A YOLO11 scale (`super::yolo::SCALES`), built from `yolo11.yaml`.
+fn yolo(id: &str, scale: usize) -> CatalogEntry {
+    CatalogEntry::new(
+        id,
+        ObjectDetector,
+        0,
+        vec![super::yolo::yolo11(&super::yolo::SCALES[scale])],
+        "ultralytics/cfg/models/11/yolo11.yaml (github.com/ultralytics/ultralytics @ 0a2ae50b), built as ultralytics' parse_model builds it: the yaml's parameter count exactly; FLOPs at 640 px",
+    )
+}
+
 fn layoutlm(vocab: u32, positions: u32) -> Vec<Component> {
     let mut parts = bert(12, 768, 12, 3072, vocab, positions);
     parts.push(dense("2-D position embeddings", 4 * 1024 * 768, 0));

@@ -4,6 +4,7 @@
 pub(crate) mod build;
 mod configs;
 mod entries;
+mod yolo;
 
 pub use configs::config_of;
 

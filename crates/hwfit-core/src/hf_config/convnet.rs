@@ -6,39 +6,9 @@ use alloc::format;
 use alloc::vec::Vec;
 
 use super::HfConfig;
-use crate::catalog::build::conv;
+use crate::catalog::build::{conv, ConvTally as Tally};
 use crate::spec::Component;
 use crate::CoreError;
-
-/// Running totals of the layers built so far.
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-struct Tally {
-    parameters: u64,
-    macs: u64,
-    peak_activations: u64,
-    total_activations: u64,
-    kernels: u32,
-}
-
-impl Tally {
-    /// A `k`×`k` convolution without bias followed by batch norm (γ, β), on a `side`² input;
-    /// returns the output side.
-    fn conv_bn(&mut self, c_in: u64, c_out: u64, k: u64, stride: u64, side: u64) -> u64 {
-        let out = side.div_ceil(stride);
-        let weights = k * k * c_in * c_out;
-        self.parameters += weights + 2 * c_out;
-        self.macs += weights * out * out;
-        self.feature_map(c_out * out * out);
-        self.kernels += 1;
-        out
-    }
-
-    /// A feature map kept for the backward pass.
-    fn feature_map(&mut self, elements: u64) {
-        self.total_activations += elements;
-        self.peak_activations = self.peak_activations.max(elements);
-    }
-}
 
 impl HfConfig {
     /// `transformers`' ResNet (`ResNetConfig` defaults are microsoft/resnet-50's): a 7×7 stem and
