@@ -158,6 +158,20 @@ pub struct HfConfig {
     pub text_config: Option<Box<HfConfig>>,
     pub vision_config: Option<Box<HfConfig>>,
     pub quantization_config: Option<QuantizationConfig>,
+    // SAM: an image encoder with windowed attention, a prompt encoder and a mask decoder
+    pub prompt_encoder_config: Option<Box<HfConfig>>,
+    pub mask_decoder_config: Option<Box<HfConfig>>,
+    pub mlp_dim: Option<u32>,
+    pub window_size: Option<u32>,
+    pub use_rel_pos: Option<bool>,
+    pub global_attn_indexes: Option<Vec<u32>>,
+    pub output_channels: Option<u32>,
+    pub attention_downsample_rate: Option<u32>,
+    pub iou_head_depth: Option<u32>,
+    pub iou_head_hidden_dim: Option<u32>,
+    pub num_multimask_outputs: Option<u32>,
+    pub mask_input_channels: Option<u32>,
+    pub num_point_embeddings: Option<u32>,
 }
 
 /// The `quantization_config` of a pre-quantized checkpoint (AWQ, GPTQ, FP8, MXFP4, bitsandbytes…).
@@ -411,6 +425,7 @@ impl HfConfig {
                 (wav2vec2(layers, hidden, heads, inter), 0)
             }
             "resnet" => (self.resnet()?, 0),
+            "sam" => (self.sam()?, 0),
             "clip" | "siglip" | "siglip2" => self.dual_encoder(k),
             "llava" => self.llava()?,
             "" => return Err(CoreError::InvalidConfig(String::from("'model_type' is missing"))),
@@ -550,6 +565,7 @@ impl HfConfig {
 mod convnet;
 mod decoder;
 mod multimodal;
+mod segment;
 
 #[cfg(test)]
 mod tests;

@@ -524,12 +524,19 @@ impl Hwfit {
                     sequence_length,
                 )
             }) {
-                notes.push(format!(
-                    "{}: fp32 convolutions ({:.0} % of the FLOPs) at the TF32 tensor-core rate ({peak} TFLOP/s dense): {} lets cuDNN use TF32 for them by default",
-                    c.key,
-                    share * 100.0,
-                    prediction.runtime
-                ));
+                notes.push(if prediction.runtime == crate::perf::Runtime::TensorRt {
+                    format!(
+                        "{}: fp32 layers at the TF32 tensor-core rate ({peak} TFLOP/s dense): TensorRT allows TF32 for them by default (BuilderFlag::kTF32)",
+                        c.key
+                    )
+                } else {
+                    format!(
+                        "{}: fp32 convolutions ({:.0} % of the FLOPs) at the TF32 tensor-core rate ({peak} TFLOP/s dense): {} lets cuDNN use TF32 for them by default",
+                        c.key,
+                        share * 100.0,
+                        prediction.runtime
+                    )
+                });
             }
             predictions.insert(
                 c.key.clone(),

@@ -478,6 +478,11 @@ fn vision() -> Vec<CatalogEntry> {
         yolo("Ultralytics/YOLO11m", 2).aliases(&["yolo11m", "yolo11m.pt", "yolov11m"]),
         yolo("Ultralytics/YOLO11l", 3).aliases(&["yolo11l", "yolo11l.pt", "yolov11l"]),
         yolo("Ultralytics/YOLO11x", 4).aliases(&["yolo11x", "yolo11x.pt", "yolov11x"]),
+        yolov8("Ultralytics/YOLOv8n", 0).aliases(&["yolov8n", "yolov8n.pt", "yolov8"]),
+        yolov8("Ultralytics/YOLOv8s", 1).aliases(&["yolov8s", "yolov8s.pt"]),
+        yolov8("Ultralytics/YOLOv8m", 2).aliases(&["yolov8m", "yolov8m.pt"]),
+        yolov8("Ultralytics/YOLOv8l", 3).aliases(&["yolov8l", "yolov8l.pt"]),
+        yolov8("Ultralytics/YOLOv8x", 4).aliases(&["yolov8x", "yolov8x.pt"]),
         CatalogEntry::new(
             "facebook/sam-vit-base",
             Segmentation,
@@ -733,13 +738,16 @@ fn multimodal() -> Vec<CatalogEntry> {
 /// LayoutLM v1: a BERT-base encoder with four 1024-row 2-D position tables.
 /// A YOLO11 scale (`super::yolo::SCALES`), built from `yolo11.yaml`.
 fn yolo(id: &str, scale: usize) -> CatalogEntry {
-    CatalogEntry::new(
-        id,
-        ObjectDetector,
-        0,
-        vec![super::yolo::yolo11(&super::yolo::SCALES[scale])],
-        "ultralytics/cfg/models/11/yolo11.yaml (github.com/ultralytics/ultralytics @ 0a2ae50b), built as ultralytics' parse_model builds it: the yaml's parameter count exactly; FLOPs at 640 px",
-    )
+    let reference = "ultralytics/cfg/models/11/yolo11.yaml (github.com/ultralytics/ultralytics @ 0a2ae50b), built as ultralytics' parse_model builds it: the yaml's parameter count exactly; FLOPs at 640 px";
+    let network = super::yolo::yolo11(&super::yolo::SCALES[scale]);
+    CatalogEntry::new(id, ObjectDetector, 0, vec![network], reference)
+}
+
+/// A YOLOv8 scale (`super::yolo::V8_SCALES`), built from `yolov8.yaml`.
+fn yolov8(id: &str, scale: usize) -> CatalogEntry {
+    let reference = "ultralytics/cfg/models/v8/yolov8.yaml (github.com/ultralytics/ultralytics @ 023641f5), built as ultralytics' parse_model builds it: the yaml's parameter count exactly; FLOPs at 640 px";
+    let network = super::yolo::yolov8(&super::yolo::V8_SCALES[scale]);
+    CatalogEntry::new(id, ObjectDetector, 0, vec![network], reference)
 }
 
 fn layoutlm(vocab: u32, positions: u32) -> Vec<Component> {

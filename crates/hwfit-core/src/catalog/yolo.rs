@@ -1,11 +1,13 @@
-//! Ultralytics YOLO11 detection models, built layer by layer as ultralytics' `parse_model` builds
-//! `ultralytics/cfg/models/11/yolo11.yaml` (github.com/ultralytics/ultralytics @
-//! 0a2ae50b3d43736e6688987d5f9b46c60a33ea5f) at each scale: channels `make_divisible(min(c,
-//! max_channels) × width, 8)`, repeats `max(round(n × depth), 1)`, C3k2 with C3k blocks at scales
-//! m/l/x, and the modules of `ultralytics/nn/modules` — `Conv` (bias-free convolution + batch
-//! norm), `C3k2`/`C3k`/`Bottleneck`, `SPPF`, `C2PSA` (position-sensitive attention), the anchor-free
-//! `Detect` head (depthwise class branch, 16-bin DFL). The yaml states each scale's parameter count
-//! (`n: … 2624080 parameters`); the test holds the built networks to them exactly.
+//! Ultralytics YOLO11 and YOLOv8 detection models, built layer by layer as ultralytics'
+//! `parse_model` builds `ultralytics/cfg/models/11/yolo11.yaml` (github.com/ultralytics/ultralytics
+//! @ 0a2ae50b3d43736e6688987d5f9b46c60a33ea5f) and `ultralytics/cfg/models/v8/yolov8.yaml`
+//! (@ 023641f5f0a4249fd5e6e069758c1d5ebe80ce4f) at each scale: channels `make_divisible(min(c,
+//! max_channels) × width, 8)`, repeats `max(round(n × depth), 1)`, and the modules of
+//! `ultralytics/nn/modules` — `Conv` (bias-free convolution + batch norm), `C2f`, `C3k2`/`C3k`
+//! (C3k blocks at YOLO11's scales m/l/x), `Bottleneck`, `SPPF`, `C2PSA` (position-sensitive
+//! attention), the anchor-free `Detect` head (YOLO11's depthwise class branch, YOLOv8's legacy one;
+//! 16-bin DFL). Each yaml states each scale's parameter count (`n: … 2624080 parameters`); the tests
+//! hold the built networks to them exactly.
 
 use super::build::{conv, ConvTally};
 use crate::spec::Component;
@@ -20,38 +22,32 @@ pub(crate) struct Scale {
     max_channels: u64,
 }
 
-/// The yaml's scales.
+/// A scale from the yaml's `[depth, width, max_channels]`.
+const fn scale(letter: char, depth: f64, width: f64, max_channels: u64) -> Scale {
+    Scale {
+        letter,
+        depth,
+        width,
+        max_channels,
+    }
+}
+
+/// YOLOv8's scales (`yolov8.yaml`).
+pub(crate) const V8_SCALES: [Scale; 5] = [
+    scale('n', 0.33, 0.25, 1024),
+    scale('s', 0.33, 0.50, 1024),
+    scale('m', 0.67, 0.75, 768),
+    scale('l', 1.00, 1.00, 512),
+    scale('x', 1.00, 1.25, 512),
+];
+
+/// YOLO11's scales (`yolo11.yaml`).
 pub(crate) const SCALES: [Scale; 5] = [
-    Scale {
-        letter: 'n',
-        depth: 0.50,
-        width: 0.25,
-        max_channels: 1024,
-    },
-    Scale {
-        letter: 's',
-        depth: 0.50,
-        width: 0.50,
-        max_channels: 1024,
-    },
-    Scale {
-        letter: 'm',
-        depth: 0.50,
-        width: 1.00,
-        max_channels: 512,
-    },
-    Scale {
-        letter: 'l',
-        depth: 1.00,
-        width: 1.00,
-        max_channels: 512,
-    },
-    Scale {
-        letter: 'x',
-        depth: 1.00,
-        width: 1.50,
-        max_channels: 512,
-    },
+    scale('n', 0.50, 0.25, 1024),
+    scale('s', 0.50, 0.50, 1024),
+    scale('m', 0.50, 1.00, 512),
+    scale('l', 1.00, 1.00, 512),
+    scale('x', 1.00, 1.50, 512),
 ];
 
 /// COCO's 80 classes (`nc: 80`).
@@ -138,6 +134,16 @@ fn c3k2(t: &mut ConvTally, c1: u64, c2: u64, n: u64, c3k_blocks: bool, e: f64, s
     }
 }
 
+/// `C2f(c1, c2, n, shortcut)`: a split, `n` 3×3 bottlenecks at full width, concatenation.
+fn c2f(t: &mut ConvTally, c1: u64, c2: u64, n: u64, side: u64) {
+    let c = c2 / 2;
+    conv_bn(t, c1, 2 * c, 1, 1, side);
+    conv_bn(t, (2 + n) * c, c2, 1, 1, side);
+    for _ in 0..n {
+        bottleneck(t, c, c, 3, 1.0, side);
+    }
+}
+
 /// `SPPF(c1, c2, 5)`: a 1×1 reduction, three chained max-pools, a 1×1 over the four.
 fn sppf(t: &mut ConvTally, c1: u64, c2: u64, side: u64) {
     conv_bn(t, c1, c1 / 2, 1, 1, side);
@@ -164,19 +170,25 @@ fn c2psa(t: &mut ConvTally, c1: u64, n: u64, side: u64) {
     }
 }
 
-/// `Detect(nc, ch)` (not legacy): per level a box branch (two 3×3, a 1×1 to 4 × 16 bins) and a
-/// class branch (depthwise 3×3 + 1×1, twice, a 1×1 to the classes), and the DFL's fixed 1×1.
-fn detect(t: &mut ConvTally, levels: &[(u64, u64)]) {
+/// `Detect(nc, ch)`: per level a box branch (two 3×3, a 1×1 to 4 × 16 bins) and a class branch
+/// — YOLO11's depthwise one (depthwise 3×3 + 1×1, twice) or YOLOv8's legacy one (two 3×3) — ending
+/// in a 1×1 to the classes; and the DFL's fixed 1×1.
+fn detect(t: &mut ConvTally, levels: &[(u64, u64)], legacy: bool) {
     let c2 = 16.max(levels[0].0 / 4).max(4 * REG_MAX);
     let c3 = levels[0].0.max(CLASSES.min(100));
     for &(x, side) in levels {
         conv_bn(t, x, c2, 3, 1, side);
         conv_bn(t, c2, c2, 3, 1, side);
         t.conv(c2, 4 * REG_MAX, 1, 1, 1, false, side);
-        t.conv(x, x, 3, 1, x, true, side);
-        conv_bn(t, x, c3, 1, 1, side);
-        t.conv(c3, c3, 3, 1, c3, true, side);
-        conv_bn(t, c3, c3, 1, 1, side);
+        if legacy {
+            conv_bn(t, x, c3, 3, 1, side);
+            conv_bn(t, c3, c3, 3, 1, side);
+        } else {
+            t.conv(x, x, 3, 1, x, true, side);
+            conv_bn(t, x, c3, 1, 1, side);
+            t.conv(c3, c3, 3, 1, c3, true, side);
+            conv_bn(t, c3, c3, 1, 1, side);
+        }
         t.conv(c3, CLASSES, 1, 1, 1, false, side);
     }
     t.parameters += REG_MAX;
@@ -214,7 +226,12 @@ pub(crate) fn yolo11(scale: &Scale) -> Component {
     let down = conv_bn(&mut t, ch(512), ch(512), 3, 2, medium.1);
     c3k2(&mut t, ch(512) + p5.0, ch(1024), n, scale.c3k(true), 0.5, down);
     let large = (ch(1024), down);
-    detect(&mut t, &[small, medium, large]);
+    detect(&mut t, &[small, medium, large], false);
+    network(&t)
+}
+
+/// The tally as a convolutional network at 640×640.
+fn network(t: &ConvTally) -> Component {
     conv(
         t.parameters,
         t.macs,
@@ -225,29 +242,76 @@ pub(crate) fn yolo11(scale: &Scale) -> Component {
     )
 }
 
+/// YOLOv8 at `scale`, as a convolutional network at 640×640.
+pub(crate) fn yolov8(scale: &Scale) -> Component {
+    let ch = |c: u64| scale.channels(c);
+    let (three, six) = (scale.repeats(3), scale.repeats(6));
+    let mut t = ConvTally::default();
+    let mut side = u64::from(IMAGE);
+    side = conv_bn(&mut t, 3, ch(64), 3, 2, side);
+    side = conv_bn(&mut t, ch(64), ch(128), 3, 2, side);
+    c2f(&mut t, ch(128), ch(128), three, side);
+    side = conv_bn(&mut t, ch(128), ch(256), 3, 2, side);
+    c2f(&mut t, ch(256), ch(256), six, side);
+    let p3 = (ch(256), side);
+    side = conv_bn(&mut t, ch(256), ch(512), 3, 2, side);
+    c2f(&mut t, ch(512), ch(512), six, side);
+    let p4 = (ch(512), side);
+    side = conv_bn(&mut t, ch(512), ch(1024), 3, 2, side);
+    c2f(&mut t, ch(1024), ch(1024), three, side);
+    sppf(&mut t, ch(1024), ch(1024), side);
+    let p5 = (ch(1024), side);
+    c2f(&mut t, p5.0 + p4.0, ch(512), three, p4.1);
+    let h4 = (ch(512), p4.1);
+    c2f(&mut t, h4.0 + p3.0, ch(256), three, p3.1);
+    let small = (ch(256), p3.1);
+    let down = conv_bn(&mut t, ch(256), ch(256), 3, 2, small.1);
+    c2f(&mut t, ch(256) + h4.0, ch(512), three, down);
+    let medium = (ch(512), down);
+    let down = conv_bn(&mut t, ch(512), ch(512), 3, 2, medium.1);
+    c2f(&mut t, ch(512) + p5.0, ch(1024), three, down);
+    let large = (ch(1024), down);
+    detect(&mut t, &[small, medium, large], true);
+    network(&t)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// The yaml's own summaries (`yolo11.yaml`, each scale's comment) and the documentation's FLOPs
-    /// (`docs/en/models/yolo11.md` @ 040502be, 640 px): parameters exactly, FLOPs within 1 %.
+    /// Each scale built by `build` has the published parameters exactly and FLOPs within `tolerance`.
+    fn check(name: &str, build: fn(&Scale) -> Component, scales: &[Scale], published: [(u64, f64); 5], tolerance: f64) {
+        for (scale, (parameters, gflops)) in scales.iter().zip(published) {
+            let Component::Conv(net) = build(scale) else {
+                panic!("a convolutional network");
+            };
+            assert_eq!(net.parameters, parameters, "{name}{}", scale.letter);
+            #[allow(clippy::cast_precision_loss)]
+            let ratio = net.flops_per_item as f64 / 1e9 / gflops;
+            assert!((ratio - 1.0).abs() < tolerance, "{name}{}: {ratio}", scale.letter);
+        }
+    }
+
+    /// `yolo11.yaml`'s own summaries (each scale's comment) and the documentation's FLOPs
+    /// (`docs/en/models/yolo11.md` @ 040502be, 640 px): parameters exactly, FLOPs within 1 %;
+    /// `yolov8.yaml`'s summaries: parameters exactly, FLOPs within 2 % of its GFLOPs.
     #[test]
     fn every_scale_has_the_parameters_its_yaml_states() {
-        let published = [
+        let v11 = [
             (2_624_080, 6.5),
             (9_458_752, 21.5),
             (20_114_688, 68.0),
             (25_372_160, 86.9),
             (56_966_176, 194.9),
         ];
-        for (scale, (parameters, gflops)) in SCALES.iter().zip(published) {
-            let Component::Conv(net) = yolo11(scale) else {
-                panic!("a convolutional network");
-            };
-            assert_eq!(net.parameters, parameters, "yolo11{}", scale.letter);
-            #[allow(clippy::cast_precision_loss)]
-            let ratio = net.flops_per_item as f64 / 1e9 / gflops;
-            assert!((ratio - 1.0).abs() < 0.01, "yolo11{}: {ratio}", scale.letter);
-        }
+        check("yolo11", yolo11, &SCALES, v11, 0.01);
+        let v8 = [
+            (3_157_200, 8.9),
+            (11_166_560, 28.8),
+            (25_902_640, 79.3),
+            (43_691_520, 165.7),
+            (68_229_648, 258.5),
+        ];
+        check("yolov8", yolov8, &V8_SCALES, v8, 0.02);
     }
 }

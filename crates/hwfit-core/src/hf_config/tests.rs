@@ -114,10 +114,15 @@ fn missing_and_unsupported_fields_are_named() {
         err(r#"{"model_type": "rwkv", "hidden_size": 2048}"#),
         "model config: model_type 'rwkv' is not one hwfit knows, and the standard fields it would be read by are missing: num_hidden_layers, num_attention_heads, vocab_size"
     );
-    // SAM: an image encoder with prompt and mask decoders, no language model (facebook/sam-vit-huge's keys).
+    // A vision config alone (an image encoder with prompt and mask decoders, no language model) is
+    // not read as a language model.
     assert_eq!(
-        err(r#"{"model_type": "sam", "vision_config": {"hidden_size": 1280, "num_hidden_layers": 32}, "prompt_encoder_config": {}, "mask_decoder_config": {}}"#),
-        "model config: model_type 'sam' is not one hwfit knows, and the standard fields it would be read by are missing: num_hidden_layers, hidden_size, num_attention_heads, vocab_size"
+        err(r#"{"model_type": "efficient_sam", "vision_config": {"hidden_size": 1280, "num_hidden_layers": 32}, "mask_decoder_config": {}}"#),
+        "model config: model_type 'efficient_sam' is not one hwfit knows, and the standard fields it would be read by are missing: num_hidden_layers, hidden_size, num_attention_heads, vocab_size"
+    );
+    assert_eq!(
+        err(r#"{"model_type": "sam", "mask_decoder_config": {}}"#),
+        "model config: 'vision_config' is missing (needed for model_type 'sam')"
     );
     assert!(err("{}").contains("'model_type' is missing"));
     assert!(err(

@@ -1,4 +1,10 @@
-//! PyTorch's fp32 convolutions on TF32 tensor cores.
+//! fp32 steps on TF32 tensor cores: PyTorch's convolutions, and all of a TensorRT engine's
+//! matrix products.
+//!
+//! TensorRT builds fp32 engines with TF32 allowed: `BuilderFlag::kTF32` — "Allow (but not require)
+//! computations on tensors of type DataType::kFLOAT to use TF32 … Enabled by default." (NvInfer.h,
+//! as docs.rs/trtx-sys 0.4.0 reproduces it) — so every FLOP of a TensorRT fp32 step runs at the
+//! TF32 rate on GPUs that have it.
 //!
 //! PyTorch lets cuDNN compute fp32 convolutions in TF32 by default
 //! (`torch.backends.cudnn.allow_tf32 = True`) while fp32 matrix products stay IEEE fp32
@@ -58,12 +64,15 @@ pub fn convolutions_on_tf32(
     precision: Precision,
     seq_length: u32,
 ) -> Option<(f64, f64)> {
-    let pytorch = matches!(runtime, Runtime::Pytorch | Runtime::PytorchCompiled);
-    if !pytorch || precision != Precision::Fp32 {
+    if precision != Precision::Fp32 {
         return None;
     }
+    let share = match runtime {
+        Runtime::Pytorch | Runtime::PytorchCompiled => conv_flop_share(spec, seq_length),
+        Runtime::TensorRt => 1.0,
+        _ => return None,
+    };
     let peak = tf32_tflops(device)?;
-    let share = conv_flop_share(spec, seq_length);
     (share > 0.0).then_some((share, peak))
 }
 
@@ -85,7 +94,7 @@ mod tests {
     }
 
     #[test]
-    fn only_pytorch_fp32_convolutions_move() {
+    fn pytorch_fp32_convolutions_and_tensorrt_fp32_move() {
         let resnet = Catalog::builtin().resolve("microsoft/resnet-50").unwrap().spec;
         let bert = Catalog::builtin().resolve("bert-base-uncased").unwrap().spec;
         let h200 = device("nvidia-h200-sxm");
@@ -93,7 +102,13 @@ mod tests {
         assert_eq!(on(Runtime::Pytorch, &resnet, Precision::Fp32).map(|x| x.0), Some(1.0));
         assert!(on(Runtime::PytorchCompiled, &resnet, Precision::Fp32).is_some());
         assert_eq!(on(Runtime::Pytorch, &resnet, Precision::Bf16), None);
-        assert_eq!(on(Runtime::TensorRt, &resnet, Precision::Fp32), None);
+        assert_eq!(
+            on(Runtime::TensorRt, &bert, Precision::Fp32).map(|x| x.0),
+            Some(1.0),
+            "TensorRT: every product, TF32 allowed by default"
+        );
+        assert_eq!(on(Runtime::TensorRt, &bert, Precision::Fp16), None);
+        assert_eq!(on(Runtime::OnnxRuntime, &resnet, Precision::Fp32), None);
         assert_eq!(on(Runtime::Pytorch, &bert, Precision::Fp32), None, "matmuls stay fp32");
     }
 }
