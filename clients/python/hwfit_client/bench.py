@@ -37,6 +37,7 @@ import contextlib
 import copy
 import datetime
 import gc
+import importlib
 import inspect
 import json
 import math
@@ -1282,7 +1283,10 @@ class Bench:
             memory,
         ]
         if a.compile:
-            parts.append("torch.compile (default mode), compiled during the warm-up runs")
+            parts.append(
+                "torch.compile (default mode), compiled during the warm-up runs, "
+                f"up to {RECOMPILE_LIMIT} graphs kept (one per case's shapes)"
+            )
         if self.autocast_dtype is not None:
             parts.append(f"torch.autocast({self.device.type}, {a.autocast}) over {a.precision} weights")
         return "; ".join(parts)
@@ -1326,7 +1330,7 @@ def run(args: argparse.Namespace) -> int:
     for job in getattr(args, "jobs", [args]):
         records: List[Dict[str, Any]] = []
         with contextlib.redirect_stdout(sys.stderr):
-            _run_cases(job, torch, transformers, hardware, records)
+            _run_cases(job, torch, transformers, hardware, records, job.output)
             # The next model gets the device's memory back.
             gc.collect()
             empty_cache(torch, hardware)
@@ -1337,12 +1341,37 @@ def run(args: argparse.Namespace) -> int:
     return status
 
 
+#: Compiled graphs TorchDynamo keeps per function before it falls back to eager: one per case's
+#: shapes at most (its default, 8, would turn the later cases of a long list silently eager).
+RECOMPILE_LIMIT = 256
+
+
+def allow_recompiles(torch: Any) -> None:
+    """Let torch.compile keep a graph for every case's shapes (``RECOMPILE_LIMIT``)."""
+    try:
+        config = importlib.import_module(f"{torch.__name__}._dynamo.config")
+    except ImportError:  # a torch without TorchDynamo compiles nothing to keep
+        return
+    for name in ("recompile_limit", "cache_size_limit", "accumulated_recompile_limit", "accumulated_cache_size_limit"):
+        if hasattr(config, name):
+            setattr(config, name, max(int(getattr(config, name)), RECOMPILE_LIMIT))
+
+
 def _run_cases(
-    args: argparse.Namespace, torch: Any, transformers: Any, hardware: str, records: List[Dict[str, Any]]
+    args: argparse.Namespace,
+    torch: Any,
+    transformers: Any,
+    hardware: str,
+    records: List[Dict[str, Any]],
+    output: str = "-",
 ) -> None:
-    """Build one model and run its cases, appending their records."""
+    """Build one model and run its cases, appending their records; with a file ``output``, the
+    records so far are written there after each case, so that a runner stopped part way (a time
+    limit, a crash) leaves every case it finished."""
     if args.compile and args.warmup == 0:
         _log("note: --compile with --warmup 0: the first timed run includes compilation")
+    if args.compile:
+        allow_recompiles(torch)
     device, device_name = device_names(torch, hardware)
     _log(
         f"{args.model_name}: building {args.kind} model from {args.config} on {hardware} ({device_name}), "
@@ -1399,6 +1428,8 @@ def _run_cases(
             empty_cache(torch, hardware)
             continue
         records.append(record)
+        if output != "-":
+            _write_output(records, output)
         mem = record.get("memory_mb", record.get("memory_device_mb"))
         _log(
             f"{label}: p50 {record['latency_p50_ms']:.2f} ms, {record['throughput']:.1f} {record['throughput_unit']}"

@@ -20,6 +20,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import types
 import unittest
 from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional, Tuple
@@ -361,6 +362,20 @@ class ArgumentTests(unittest.TestCase):
                     self.assertIn(needle, err)
 
 
+class CompileTests(unittest.TestCase):
+    def test_recompile_limits_are_raised_never_lowered(self) -> None:
+        config = types.SimpleNamespace(recompile_limit=8, accumulated_recompile_limit=4096)
+        sys.modules["fake_torch._dynamo.config"] = config
+        try:
+            bench.allow_recompiles(types.SimpleNamespace(__name__="fake_torch"))
+        finally:
+            del sys.modules["fake_torch._dynamo.config"]
+        self.assertEqual((config.recompile_limit, config.accumulated_recompile_limit), (bench.RECOMPILE_LIMIT, 4096))
+
+    def test_a_torch_without_dynamo_is_left_alone(self) -> None:
+        bench.allow_recompiles(types.SimpleNamespace(__name__="no_such_torch"))
+
+
 class WithoutTorchTests(unittest.TestCase):
     BLOCK = (
         "import sys\n"
@@ -510,6 +525,52 @@ class RealRunTests(unittest.TestCase):
             records = json.loads(out.read_text())
         self.assertEqual([(r["workload"], r["sequence_length"]) for r in records], [("forward", 8)])
         self.assertEqual(records[0]["throughput_unit"], "items/s")
+
+    def test_a_runner_stopped_part_way_keeps_the_cases_it_finished(self) -> None:
+        # The process dies at its second case, as under a time limit: the first case's record is in
+        # the file already.
+        dies = (
+            "import os, sys\n"
+            "from hwfit_client import bench\n"
+            "real, calls = bench.Bench.run_case, []\n"
+            "def run_case(self, case):\n"
+            "    calls.append(case)\n"
+            "    if len(calls) == 2:\n"
+            "        os._exit(9)\n"
+            "    return real(self, case)\n"
+            "bench.Bench.run_case = run_case\n"
+            "sys.exit(bench.main(sys.argv[1:]))\n"
+        )
+        with config_file(TINY_BERT) as path, tempfile.TemporaryDirectory() as tmp:
+            out = Path(tmp) / "records.json"
+            done = subprocess.run(
+                [
+                    sys.executable, "-c", dies, "--config", path, "--hardware", "cpu",
+                    "--batch-sizes", "1", "--seq-lengths", "8,16", "--warmup", "0", "--min-runs", "1",
+                    "--max-runs", "1", "--threads", "1", "--output", str(out),
+                ],
+                env=python_env(), capture_output=True, text=True, timeout=600,
+            )  # fmt: skip
+            self.assertEqual(done.returncode, 9, done.stderr)
+            records = json.loads(out.read_text())
+        self.assertEqual([(r["workload"], r["sequence_length"]) for r in records], [("forward", 8)])
+
+    def test_compiled_cases_each_get_their_graph(self) -> None:
+        with config_file(TINY_BERT) as path:
+            done = subprocess.run(
+                [
+                    sys.executable, "-m", "hwfit_client.bench", "--config", path, "--hardware", "cpu",
+                    "--compile", "--batch-sizes", "1", "--seq-lengths", "8,16", "--warmup", "1",
+                    "--min-runs", "1", "--max-runs", "1", "--threads", "1", "--output", "-",
+                ],
+                env=python_env(), capture_output=True, text=True, timeout=600,
+            )  # fmt: skip
+        self.assertEqual(done.returncode, 0, done.stderr)
+        records = json.loads(done.stdout)
+        self.assertEqual([r["sequence_length"] for r in records], [8, 16])
+        for r in records:
+            self.assertEqual(r["execution"], "torch.compile")
+            self.assertIn(f"up to {bench.RECOMPILE_LIMIT} graphs kept", r["notes"])
 
     def test_several_models_in_one_process(self) -> None:
         broken = dict(TINY_BERT, num_attention_heads=5)  # 32 is not a multiple of 5: cannot build

@@ -20,20 +20,62 @@ where
     parse(&text).with_context(|| format!("{} is not a valid {what}", path.display()))
 }
 
+/// Reads a `config.json` the user named.
+fn read_config(path: &Path) -> Result<serde_json::Value> {
+    parse_file(path, "model config", |text| {
+        serde_json::from_str::<serde_json::Value>(text)
+    })
+}
+
+/// Whether `name` names a JSON file rather than a model: an existing file ending in `.json`.
+fn is_config_file(name: &str) -> bool {
+    let path = Path::new(name);
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json")) && path.is_file()
+}
+
 /// The model's name (positional or `--model`; empty when only a config is given) and its
-/// `config.json` as JSON.
+/// `config.json` as JSON. A MODEL that is a `.json` file is read as `--model-config` and named as
+/// [`config_model_name`] names it.
 pub fn model(arg: &ModelArg) -> Result<(String, Option<serde_json::Value>)> {
     let name = arg.model.clone().or_else(|| arg.model_flag.clone()).unwrap_or_default();
-    let config = arg
-        .model_config
-        .as_deref()
-        .map(|path| {
-            parse_file(path, "model config", |text| {
-                serde_json::from_str::<serde_json::Value>(text)
-            })
-        })
-        .transpose()?;
+    if arg.model_config.is_none() && is_config_file(&name) {
+        let path = Path::new(&name);
+        let config = read_config(path)?;
+        return Ok((config_model_name(path, &config), Some(config)));
+    }
+    let config = arg.model_config.as_deref().map(read_config).transpose()?;
     Ok((name, config))
+}
+
+/// The model a config file describes: its `_name_or_path`, else the file's stem (the folder's
+/// name for a `config.json`) with `owner__name` read as `owner/name` (the catalog's and the Hub
+/// cache's way of writing an id in a file name) — as the Python runner names it.
+pub fn config_model_name(path: &Path, config: &serde_json::Value) -> String {
+    config
+        .get("_name_or_path")
+        .and_then(serde_json::Value::as_str)
+        .filter(|s| !s.is_empty())
+        .map_or_else(|| name_from_path(path), str::to_string)
+}
+
+/// A config file's model name from its path alone (see [`config_model_name`]).
+fn name_from_path(path: &Path) -> String {
+    let stem = path
+        .file_stem()
+        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    let stem = if stem == "config" || stem.is_empty() {
+        path.canonicalize()
+            .ok()
+            .and_then(|p| {
+                p.parent()
+                    .and_then(Path::file_name)
+                    .map(|n| n.to_string_lossy().into_owned())
+            })
+            .unwrap_or(stem)
+    } else {
+        stem
+    };
+    stem.replacen("__", "/", 1)
 }
 
 /// What `--hardware`/`--device` (each comma-separated or repeated), `--device-spec` and `--browser`
@@ -104,4 +146,26 @@ pub fn hwfit(config: Option<&Path>) -> Result<ManuallyDrop<Hwfit>> {
         None => hwfit,
         Some(path) => hwfit.with_selection_config(parse_file(path, "selection config", SelectionConfig::from_json)?),
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_config_file_names_its_model_as_the_python_runner_does() {
+        assert_eq!(
+            name_from_path(Path::new("configs/Qwen__Qwen2.5-0.5B-Instruct.json")),
+            "Qwen/Qwen2.5-0.5B-Instruct"
+        );
+        assert_eq!(name_from_path(Path::new("fixtures/gpt2.json")), "gpt2");
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("distilbert__distilbert-base-uncased");
+        std::fs::create_dir(&folder).unwrap();
+        std::fs::write(folder.join("config.json"), "{}").unwrap();
+        assert_eq!(
+            name_from_path(&folder.join("config.json")),
+            "distilbert/distilbert-base-uncased"
+        );
+    }
 }

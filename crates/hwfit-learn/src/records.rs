@@ -29,7 +29,7 @@ pub const PUBLIC_MEASUREMENTS: MeasuredData<'static> = MeasuredData {
 /// CPU), and GPU machines (PyTorch on NVIDIA H200s and H100s; ONNX Runtime, tract, PyTorch and
 /// llama.cpp on the H200 machines' 16-core Xeon hosts). The default model's training data, and each
 /// runtime's rows in its step-model fit (llama.cpp's join its llama-bench rows).
-pub const RUNNER_MEASUREMENTS: [(&str, &str); 13] = [
+pub const RUNNER_MEASUREMENTS: [(&str, &str); 14] = [
     (
         "hwfit_bench_tract_cpu.json",
         include_str!("../../../data/measured/hwfit_bench_tract_cpu.json"),
@@ -81,6 +81,10 @@ pub const RUNNER_MEASUREMENTS: [(&str, &str); 13] = [
     (
         "hwfit_bench_llamacpp_cpu_xeon16.json",
         include_str!("../../../data/measured/hwfit_bench_llamacpp_cpu_xeon16.json"),
+    ),
+    (
+        "hwfit_bench_pytorch_cuda_h200_compiled.json",
+        include_str!("../../../data/measured/hwfit_bench_pytorch_cuda_h200_compiled.json"),
     ),
 ];
 

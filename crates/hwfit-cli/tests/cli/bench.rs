@@ -259,6 +259,7 @@ fn pytorch_runner_runs_in_the_python_named() {
     ));
     assert_eq!(t["records"][0]["workload"], "train-step", "{t}");
     a_run_that_fails_part_way_keeps_what_it_measured(dir.path(), &python, Path::new(config));
+    a_signal_keeps_what_was_measured(dir.path(), &python, Path::new(config));
 }
 
 /// `hwfit bench --runtime pytorch` on `configs` in `python`: one batch of 8 tokens, one thread, a
@@ -283,20 +284,20 @@ fn tiny_pytorch_run<'a>(python: &'a str, configs: &[&'a str], extra: &[&'a str])
     args
 }
 
-/// Each model's records are stored as its cases end: when the runner is stopped after the first
-/// model (as it would be when killed by a time limit), the first model's cases are in the database
-/// and the error says so.
+/// Each model's records file is rewritten as each of its cases ends: when the runner is killed
+/// (as by a time limit) once the second model has begun, the first model's two cases and the
+/// second's first are in the database and the error says so.
 fn a_run_that_fails_part_way_keeps_what_it_measured(dir: &Path, python: &str, config: &Path) {
     let second = dir.join("second.json");
     std::fs::copy(config, &second).unwrap();
-    // Kills the runner as soon as it has written the first model's records (its first --output).
+    // Kills the runner as soon as the second model's records file exists (its second --output).
     let failing = script(
         dir,
-        "python-killed-after-the-first-model",
+        "python-killed-in-the-second-model",
         &format!(
-            "first=''; previous=''\nfor a in \"$@\"; do [ \"$previous\" = --output ] && [ -z \"$first\" ] && first=$a; previous=$a; done\n\
+            "n=0; second=''; previous=''\nfor a in \"$@\"; do if [ \"$previous\" = --output ]; then n=$((n+1)); [ $n = 2 ] && second=$a; fi; previous=$a; done\n\
              '{python}' \"$@\" & pid=$!\n\
-             while [ ! -e \"$first\" ] && kill -0 $pid 2>/dev/null; do sleep 0.01; done\n\
+             while [ ! -e \"$second\" ] && kill -0 $pid 2>/dev/null; do sleep 0.01; done\n\
              kill -9 $pid; wait $pid; echo 'stopped' >&2; exit 3"
         ),
     );
@@ -306,11 +307,71 @@ fn a_run_that_fails_part_way_keeps_what_it_measured(dir: &Path, python: &str, co
         &[config.to_str().unwrap(), second.to_str().unwrap()],
         &["--database", database.to_str().unwrap()],
     ));
-    assert!(err.contains("without measuring"), "{err}");
-    assert!(
-        err.contains("the 2 records of the models it measured are kept"),
-        "{err}"
-    );
+    assert!(err.contains("the PyTorch runner ended"), "{err}");
+    assert!(err.contains("records of the models it measured are kept"), "{err}");
     let stats = run_json(&["db", "stats", "--json", "--database", database.to_str().unwrap()]);
-    assert_eq!(stats["records"], 2, "{stats}");
+    let kept = stats["records"].as_u64().unwrap();
+    assert!((3..=4).contains(&kept), "{stats}");
+}
+
+/// A signal to `hwfit bench` (a time limit's SIGTERM, Ctrl-C) stops the runner and keeps the cases
+/// it finished: the run ends at once, fails saying it was interrupted, and the database holds them.
+fn a_signal_keeps_what_was_measured(dir: &Path, python: &str, config: &Path) {
+    let copies: Vec<PathBuf> = (0..4)
+        .map(|i| {
+            let copy = dir.join(format!("copy-{i}.json"));
+            std::fs::copy(config, &copy).unwrap();
+            copy
+        })
+        .collect();
+    let marker = dir.join("first-case-done");
+    // The runner itself (exec), with a watcher that marks the first model's first case written.
+    let runner = script(
+        dir,
+        "python-marking-its-first-case",
+        &format!(
+            "first=''; previous=''\nfor a in \"$@\"; do [ \"$previous\" = --output ] && [ -z \"$first\" ] && first=$a; previous=$a; done\n\
+             (i=0; while [ ! -e \"$first\" ] && [ $i -lt 6000 ]; do sleep 0.01; i=$((i+1)); done; touch '{}') &\n\
+             exec '{python}' \"$@\"",
+            marker.display()
+        ),
+    );
+    let database = dir.join("signalled.sqlite");
+    let mut args = tiny_pytorch_run(
+        runner.to_str().unwrap(),
+        &[],
+        &["--database", database.to_str().unwrap()],
+    );
+    for copy in &copies {
+        args.extend(["--model", copy.to_str().unwrap()]);
+    }
+    let hwfit = std::process::Command::new(env!("CARGO_BIN_EXE_hwfit"))
+        .args(&args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !marker.exists() {
+        assert!(started.elapsed().as_secs() < 120, "the runner wrote no record in 120 s");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let signalled = std::time::Instant::now();
+    let kill = std::process::Command::new("kill")
+        .args(["-TERM", &hwfit.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let out = hwfit.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        signalled.elapsed().as_secs() < 30,
+        "hwfit took {:?} to stop",
+        signalled.elapsed()
+    );
+    assert!(!out.status.success(), "{stderr}");
+    assert!(stderr.contains("interrupted by a signal"), "{stderr}");
+    let stats = run_json(&["db", "stats", "--json", "--database", database.to_str().unwrap()]);
+    let kept = stats["records"].as_u64().unwrap();
+    assert!((1..8).contains(&kept), "{stats}");
 }

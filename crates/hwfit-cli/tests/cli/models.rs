@@ -46,6 +46,21 @@ fn a_config_file_in_detail() {
     let v = run_json(&["models", "--model-config", config.to_str().unwrap(), "--json"]);
     assert_eq!(v["source"]["kind"], "hf_config");
     assert_eq!(v["family"], "audio");
+    // A config file named where the model's name goes is read as --model-config, named by its
+    // `_name_or_path` or, without one, by its file name.
+    let config = repo_root().join("crates/hwfit-core/data/models/configs/MiniMaxAI__MiniMax-M2.json");
+    let v = run_json(&["model", config.to_str().unwrap(), "--json"]);
+    assert_eq!(v["source"]["kind"], "hf_config", "{v}");
+    assert_eq!(v["name"], "MiniMaxAI/MiniMax-M2", "{v}");
+    let text = run_ok(&[
+        "predict",
+        config.to_str().unwrap(),
+        "--device",
+        "H100 SXM",
+        "--workload",
+        "decode",
+    ]);
+    assert!(text.contains("MiniMaxAI/MiniMax-M2"), "{text}");
 }
 
 #[test]

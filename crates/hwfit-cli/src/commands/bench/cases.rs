@@ -42,36 +42,10 @@ pub struct Case {
     pub seq: u32,
 }
 
-/// A config file's model name where the config states none, as the Python runner reads it: the
-/// file's stem (the folder's name for a `config.json`), `owner__name` read as `owner/name` (the
-/// catalog's and the Hub cache's way of writing an id in a file name).
-fn name_from_path(path: &Path) -> String {
-    let stem = path
-        .file_stem()
-        .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
-    let stem = if stem == "config" || stem.is_empty() {
-        path.canonicalize()
-            .ok()
-            .and_then(|p| {
-                p.parent()
-                    .and_then(Path::file_name)
-                    .map(|n| n.to_string_lossy().into_owned())
-            })
-            .unwrap_or(stem)
-    } else {
-        stem
-    };
-    stem.replacen("__", "/", 1)
-}
-
 fn from_config_file(path: &Path) -> Result<BenchModel> {
     let config: serde_json::Value =
         crate::model_input::parse_file(path, "model config", |text| serde_json::from_str(text))?;
-    let name = config
-        .get("_name_or_path")
-        .and_then(serde_json::Value::as_str)
-        .filter(|s| !s.is_empty())
-        .map_or_else(|| name_from_path(path), str::to_string);
+    let name = crate::model_input::config_model_name(path, &config);
     let model = HfConfig::deserialize_value(&config)
         .and_then(|c| c.to_model(Some(&name)))
         .with_context(|| format!("{} is not a config.json hwfit reads", path.display()))?;
@@ -195,26 +169,4 @@ pub fn graph_buildable(model: &BenchModel) -> bool {
 /// Whether the PyTorch runner can build it (it needs the config.json).
 pub fn config_buildable(model: &BenchModel) -> bool {
     model.config.is_some()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_config_file_names_its_model_as_the_python_runner_does() {
-        assert_eq!(
-            name_from_path(Path::new("configs/Qwen__Qwen2.5-0.5B-Instruct.json")),
-            "Qwen/Qwen2.5-0.5B-Instruct"
-        );
-        assert_eq!(name_from_path(Path::new("fixtures/gpt2.json")), "gpt2");
-        let dir = tempfile::tempdir().unwrap();
-        let folder = dir.path().join("distilbert__distilbert-base-uncased");
-        std::fs::create_dir(&folder).unwrap();
-        std::fs::write(folder.join("config.json"), "{}").unwrap();
-        assert_eq!(
-            name_from_path(&folder.join("config.json")),
-            "distilbert/distilbert-base-uncased"
-        );
-    }
 }

@@ -162,7 +162,7 @@ fn hardware_of(provider: Provider, asked: BenchHardware) -> HardwareType {
     }
 }
 
-/// Runs every case and returns its records.
+/// Runs every case (those before a stop, when a signal stops the run) and returns its records.
 pub fn run(
     engine: &Engine,
     args: &BenchArgs,
@@ -177,6 +177,9 @@ pub fn run(
     };
     let mut out = Vec::new();
     for case in cases {
+        if super::interrupt::stopped() {
+            break;
+        }
         let model = &models[case.model];
         bar.set_message(format!(
             "{} {} b{} s{}",

@@ -94,22 +94,24 @@ pub fn run(
     let llama_bench = binary(args);
     let bar = super::progress(args, 2 * models.len() as u64);
     let mut read = FileRecords::default();
-    for model in &models {
+    'models: for model in &models {
         for prompt in [true, false] {
             bar.set_message(format!(
                 "{} {}",
                 model.display(),
                 if prompt { "prefill" } else { "decode" }
             ));
-            let out = Command::new(&llama_bench)
-                .args(arguments(args, model, threads, prompt))
-                .output()
-                .with_context(|| {
-                    format!(
-                        "running {} (install llama.cpp, or pass --llama-bench PATH)",
-                        llama_bench.display()
-                    )
-                })?;
+            let out =
+                super::interrupt::run_to_end(Command::new(&llama_bench).args(arguments(args, model, threads, prompt)))
+                    .with_context(|| {
+                        format!(
+                            "running {} (install llama.cpp, or pass --llama-bench PATH)",
+                            llama_bench.display()
+                        )
+                    })?;
+            if super::interrupt::stopped() {
+                break 'models;
+            }
             if !out.status.success() {
                 let stderr = String::from_utf8_lossy(&out.stderr);
                 let tail: Vec<&str> = stderr.lines().rev().take(8).collect();

@@ -7,13 +7,14 @@
 mod cases;
 mod graphs;
 mod host;
+mod interrupt;
 mod llama_cpp;
 mod pytorch;
 mod report;
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use hwfit_core::{Catalog, Device, HardwareType};
 use hwfit_db::BenchmarkRecord;
 use hwfit_learn::runner::onnxruntime::OnnxRuntime;
@@ -204,6 +205,7 @@ fn microbenchmark_records(report: &DetectionReport, host: &serde_json::Value) ->
 
 /// Runs `hwfit bench`.
 pub fn run_bench(args: &BenchArgs) -> Result<()> {
+    interrupt::watch();
     let scope = if args.no_microbenchmark {
         BenchmarkScope::Cpu
     } else {
@@ -291,5 +293,13 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
     if let Some(path) = &args.report {
         std::fs::write(path, report.markdown()).with_context(|| format!("writing {}", path.display()))?;
     }
-    report.print(args.json, stored.as_ref().map(|(url, added)| (url.as_str(), *added)))
+    report.print(args.json, stored.as_ref().map(|(url, added)| (url.as_str(), *added)))?;
+    if interrupt::stopped() {
+        bail!(
+            "interrupted by a signal: the {} record(s) measured before it are {}",
+            records.len(),
+            if stored.is_some() { "stored" } else { "reported" }
+        );
+    }
+    Ok(())
 }

@@ -120,11 +120,10 @@ pub fn run(
         .iter()
         .zip(models)
         .map(|((config, output), model)| (config.as_path(), model, output.as_path()));
-    let out = command(args, &python, &runner, jobs, threads)
-        .output()
+    let out = super::interrupt::run_to_end(&mut command(args, &python, &runner, jobs, threads))
         .with_context(|| format!("running {}", python.display()))?;
-    // Each model's records file is written as its cases end: a runner stopped part way (a time
-    // limit, a crash) leaves those of the models it finished, which are kept.
+    // Each model's records file is rewritten as each of its cases ends: a runner stopped part way
+    // (a time limit, a crash, a signal to hwfit) leaves the cases it finished, which are kept.
     let mut records: Vec<BenchmarkRecord> = Vec::new();
     let mut context: Option<RunContext> = None;
     let mut unmeasured = Vec::new();
@@ -170,7 +169,7 @@ pub fn run(
         records.extend(measured);
         bar.inc(1);
     }
-    if !out.status.success() {
+    if !out.status.success() && !super::interrupt::stopped() {
         let kept = if records.is_empty() {
             String::new()
         } else {
@@ -188,6 +187,10 @@ pub fn run(
         );
     }
     bar.finish_and_clear();
-    let context = context.context("PyTorch measured nothing")?;
+    let context = context.context(if super::interrupt::stopped() {
+        "interrupted by a signal before PyTorch measured anything"
+    } else {
+        "PyTorch measured nothing"
+    })?;
     Ok((context, records))
 }
