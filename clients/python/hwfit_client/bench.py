@@ -149,6 +149,11 @@ WORKLOADS: Tuple[str, ...] = ("forward", "prefill", "decode", "train-step")
 HARDWARE: Tuple[str, ...] = ("auto", "cpu", "cuda", "rocm", "mps", "xpu")
 PRECISIONS: Tuple[str, ...] = ("fp32", "fp16", "bf16")
 AUTOCAST: Tuple[str, ...] = ("none", "fp16", "bf16")
+#: ``torch.compile`` modes; ``reduce-overhead`` replays CUDA graphs.
+COMPILE_MODES: Tuple[str, ...] = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
+#: KV caches for decode: transformers' growing ``DynamicCache``, or a ``StaticCache`` of fixed
+#: length (what compiled generation with CUDA graphs needs).
+KV_CACHES: Tuple[str, ...] = ("dynamic", "static")
 
 #: Model kinds: a decoder-only causal LM, a text encoder, a vision encoder.
 CAUSAL_LM, TEXT_ENCODER, VISION = "causal-lm", "text-encoder", "vision"
@@ -316,14 +321,18 @@ def default_workloads(config: Mapping[str, Any], mode: str = "inference") -> Lis
 
 
 def default_model_name(config: Mapping[str, Any], path: Union[str, "os.PathLike[str]"]) -> str:
-    """The config's ``_name_or_path``, else the file's stem (``owner__name`` read as ``owner/name``)."""
-    name = config.get("_name_or_path")
-    if isinstance(name, str) and name.strip():
-        return name.strip()
+    """The id the file's stem writes as ``owner__name`` (``Qwen__Qwen3-8B.json``, or such a folder
+    holding ``config.json``), else the config's ``_name_or_path`` (a fine-tuned model's config often
+    leaves it as the base model's), else the file's stem."""
     stem = Path(path).stem
     if stem in ("config", ""):
         stem = Path(path).resolve().parent.name or stem
-    return stem.replace("__", "/", 1) if "__" in stem else stem
+    if "__" in stem:
+        return stem.replace("__", "/", 1)
+    name = config.get("_name_or_path")
+    if isinstance(name, str) and name.strip():
+        return name.strip()
+    return stem
 
 
 class Case(NamedTuple):
@@ -609,6 +618,20 @@ def build_parser() -> argparse.ArgumentParser:
         "--autocast", type=str.lower, choices=AUTOCAST, default="none", help="torch.autocast dtype (default none)"
     )
     parser.add_argument("--compile", action="store_true", help="run the model through torch.compile")
+    parser.add_argument(
+        "--compile-mode",
+        type=str.lower,
+        choices=COMPILE_MODES,
+        help="torch.compile's mode (implies --compile; default: default)",
+    )
+    parser.add_argument(
+        "--kv-cache",
+        type=str.lower,
+        choices=KV_CACHES,
+        default="dynamic",
+        help="decode's KV cache: dynamic (transformers' default) or static (a StaticCache one token longer "
+        "than the context, the token's slot rewritten each step; what CUDA graphs need) (default dynamic)",
+    )
     parser.add_argument("--threads", type=_positive_int, metavar="N", help="torch.set_num_threads(N)")
     parser.add_argument("--warmup", type=_non_negative_int, default=2, metavar="N", help="untimed runs (default 2)")
     parser.add_argument("--min-runs", type=_positive_int, default=3, metavar="N", help="default 3")
@@ -639,6 +662,10 @@ def parse_args(argv: Optional[Sequence[str]] = None) -> argparse.Namespace:
     args = parser.parse_args(argv)
     if args.max_runs < args.min_runs:
         parser.error(f"--max-runs ({args.max_runs}) is less than --min-runs ({args.min_runs})")
+    if args.compile_mode is not None:
+        args.compile = True
+    elif args.compile:
+        args.compile_mode = "default"
     configs: List[str] = args.config
     names: List[str] = args.model_name or []
     outputs: List[str] = args.output or ["-"]
@@ -1006,6 +1033,12 @@ def model_bytes(model: Any) -> int:
     return total
 
 
+def _has_experts(config: Any) -> bool:
+    """Whether a transformers config describes a mixture of experts."""
+    keys = ("num_experts", "num_local_experts", "n_routed_experts", "moe_num_experts")
+    return any(int(getattr(config, k, 0) or 0) > 1 for k in keys)
+
+
 class Bench:
     """A model built once, and the cases run on it."""
 
@@ -1022,7 +1055,13 @@ class Bench:
         self.model, self.model_class = self._build()
         self.parameters = sum(p.numel() for p in self.model.parameters())
         self.memory.model_built(model_bytes(self.model))
-        self.runner = torch.compile(self.model) if args.compile else self.model
+        self.compile_mode = compile_mode(args)
+        if self.compile_mode is None:
+            self.runner = self.model
+        elif self.compile_mode == "default":
+            self.runner = torch.compile(self.model)
+        else:
+            self.runner = torch.compile(self.model, mode=self.compile_mode)
         forward = inspect.signature(self.model.forward).parameters
         self.cache_kwarg = "cache" if "cache" in forward and "past_key_values" not in forward else "past_key_values"
         self.logits_to_keep = next((k for k in ("logits_to_keep", "num_logits_to_keep") if k in forward), None)
@@ -1032,6 +1071,7 @@ class Bench:
         self.image_size = int(getattr(config, "image_size", 224) or 224)
         self.channels = int(getattr(config, "num_channels", 3) or 3)
         self.attention = getattr(config, "_attn_implementation", None)
+        self.experts = getattr(config, "_experts_implementation", None) if _has_experts(config) else None
 
     # ---- building
 
@@ -1135,7 +1175,60 @@ class Bench:
             raise CaseSkipped("the model returned no KV cache")
         return cache
 
+    def _static_decode_step(self, case: Case) -> Tuple[Callable[[], None], Callable[[], None], str]:
+        """Decode against a ``StaticCache`` of ``seq + 1`` slots: an untimed prefill fills the first
+        ``seq``, and each step writes its token into the last, so every step sees the same context."""
+        t = self.torch
+        batch, seq = case.batch_size, case.sequence_length or 1
+        static_cache = getattr(self.transformers, "StaticCache", None)
+        if static_cache is None:
+            raise CaseSkipped(f"transformers {self.transformers.__version__} has no StaticCache")
+        try:
+            cache = static_cache(config=self.model.config, max_cache_len=seq + 1)
+        except Exception as e:  # noqa: BLE001 - a model whose cache StaticCache cannot hold is skipped
+            raise CaseSkipped(f"no StaticCache for this model ({type(e).__name__}: {e})") from e
+        prompt = {
+            "input_ids": self._ids(batch, seq),
+            "attention_mask": self._mask(batch, seq),
+            "use_cache": True,
+            self.cache_kwarg: cache,
+        }
+        if self.logits_to_keep:
+            prompt[self.logits_to_keep] = 1
+        with t.inference_mode(), self._autocast():
+            self.model(**prompt)
+        step_inputs = {
+            "input_ids": self._ids(batch, 1),
+            "attention_mask": self._mask(batch, seq + 1),
+            "use_cache": True,
+            self.cache_kwarg: cache,
+        }
+
+        def run() -> None:
+            with t.inference_mode(), self._autocast():
+                self.runner(**step_inputs)
+
+        lengths = [layer.cumulative_length for layer in getattr(cache, "layers", ())]
+        if not lengths or not all(t.is_tensor(n) for n in lengths) or int(cache.get_seq_length()) != seq:
+            raise CaseSkipped("this StaticCache keeps no length tensor to set back after each step")
+
+        def after() -> None:
+            # Each layer's length is a tensor (its slots stay where they are): setting it back to the
+            # context makes the next step write the same slot at the same position (on a GPU they
+            # are inference tensors, set under inference mode as they were made).
+            with t.inference_mode():
+                for n in lengths:
+                    n.fill_(seq)
+
+        return run, after, (
+            f"decode: one next-token step ({batch} token(s), one per sequence) against a StaticCache of "
+            f"{seq + 1} slots whose first {seq} an untimed prefill filled (each step rewrites slot {seq}), "
+            "under torch.inference_mode()"
+        )
+
     def _decode_step(self, case: Case) -> Tuple[Callable[[], None], Callable[[], None], str]:
+        if getattr(self.args, "kv_cache", "dynamic") == "static":
+            return self._static_decode_step(case)
         t = self.torch
         batch, seq = case.batch_size, case.sequence_length or 1
         step_inputs = {
@@ -1277,14 +1370,15 @@ class Bench:
         parts = [
             f"random weights from config.json ({self.model_class}, {self.parameters / 1e6:.1f}M parameters"
             + (f", attention {self.attention}" if self.attention else "")
+            + (f", experts {self.experts}" if self.experts else "")
             + ")",
             f"timed: {what}",
             f"latency: median/p90/mean of {timed_runs} timed run(s) after {a.warmup} warm-up run(s){sync}",
             memory,
         ]
-        if a.compile:
+        if self.compile_mode is not None:
             parts.append(
-                "torch.compile (default mode), compiled during the warm-up runs, "
+                f"torch.compile ({self.compile_mode} mode), compiled during the warm-up runs, "
                 f"up to {RECOMPILE_LIMIT} graphs kept (one per case's shapes)"
             )
         if self.autocast_dtype is not None:
@@ -1346,6 +1440,22 @@ def run(args: argparse.Namespace) -> int:
 RECOMPILE_LIMIT = 256
 
 
+def compile_mode(args: argparse.Namespace) -> Optional[str]:
+    """The ``torch.compile`` mode a run uses, ``None`` for eager."""
+    if not getattr(args, "compile", False):
+        return None
+    return getattr(args, "compile_mode", None) or "default"
+
+
+def execution(args: argparse.Namespace) -> str:
+    """The records' ``execution``: ``eager``, ``torch.compile``, or ``torch.compile (MODE)`` for a
+    mode other than the default."""
+    mode = compile_mode(args)
+    if mode is None:
+        return "eager"
+    return "torch.compile" if mode == "default" else f"torch.compile ({mode})"
+
+
 def allow_recompiles(torch: Any) -> None:
     """Let torch.compile keep a graph for every case's shapes (``RECOMPILE_LIMIT``)."""
     try:
@@ -1396,7 +1506,7 @@ def _run_cases(
         "hardware_type": hardware,
         "runtime": RUNTIME,
         "runtime_version": str(torch.__version__),
-        "execution": "torch.compile" if args.compile else "eager",
+        "execution": execution(args),
         "math_mode": math_mode(torch, hardware, args.precision, args.autocast),
         "precision": args.precision,
         "source": SOURCE,

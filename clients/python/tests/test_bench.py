@@ -279,6 +279,10 @@ class ModelTests(unittest.TestCase):
 
     def test_default_model_name(self) -> None:
         self.assertEqual(bench.default_model_name({"_name_or_path": "org/model"}, "/x/y.json"), "org/model")
+        # An id in the file's name wins over _name_or_path, which may name the base model.
+        named = {"_name_or_path": "nreimers/MiniLM-L6-H384-uncased"}
+        path = "/x/sentence-transformers__all-MiniLM-L6-v2.json"
+        self.assertEqual(bench.default_model_name(named, path), "sentence-transformers/all-MiniLM-L6-v2")
         stem = bench.default_model_name({}, "/x/HuggingFaceTB__SmolLM2-135M.json")
         self.assertEqual(stem, "HuggingFaceTB/SmolLM2-135M")
         self.assertEqual(bench.default_model_name({}, "/x/gpt2.json"), "gpt2")
@@ -571,6 +575,36 @@ class RealRunTests(unittest.TestCase):
         for r in records:
             self.assertEqual(r["execution"], "torch.compile")
             self.assertIn(f"up to {bench.RECOMPILE_LIMIT} graphs kept", r["notes"])
+
+    def test_static_cache_decode_under_a_compile_mode(self) -> None:
+        with config_file(TINY_LLAMA) as path:
+            done = subprocess.run(
+                [
+                    sys.executable, "-m", "hwfit_client.bench", "--config", path, "--hardware", "cpu",
+                    "--compile-mode", "reduce-overhead", "--kv-cache", "static", "--workloads", "decode",
+                    "--batch-sizes", "1,2", "--seq-lengths", "8", "--warmup", "1", "--min-runs", "2",
+                    "--max-runs", "2", "--threads", "1", "--output", "-",
+                ],
+                env=python_env(), capture_output=True, text=True, timeout=600,
+            )  # fmt: skip
+        self.assertEqual(done.returncode, 0, done.stderr)
+        records = json.loads(done.stdout)
+        self.assertEqual([(r["workload"], r["batch_size"]) for r in records], [("decode", 1), ("decode", 2)])
+        for r in records:
+            self.assertEqual(r["execution"], "torch.compile (reduce-overhead)")
+            self.assertIn("StaticCache of 9 slots", r["notes"])
+            self.assertIn("torch.compile (reduce-overhead mode)", r["notes"])
+
+    def test_compile_mode_and_execution(self) -> None:
+        with config_file(TINY_LLAMA) as path:
+            eager = bench.parse_args(["--config", path])
+            compiled = bench.parse_args(["--config", path, "--compile"])
+            graphs = bench.parse_args(["--config", path, "--compile-mode", "reduce-overhead"])
+        self.assertEqual((bench.compile_mode(eager), bench.execution(eager)), (None, "eager"))
+        self.assertEqual((bench.compile_mode(compiled), bench.execution(compiled)), ("default", "torch.compile"))
+        self.assertTrue(graphs.compile)
+        self.assertEqual(bench.execution(graphs), "torch.compile (reduce-overhead)")
+        self.assertEqual(eager.kv_cache, "dynamic")
 
     def test_several_models_in_one_process(self) -> None:
         broken = dict(TINY_BERT, num_attention_heads=5)  # 32 is not a multiple of 5: cannot build

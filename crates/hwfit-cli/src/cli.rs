@@ -139,6 +139,10 @@ pub struct BenchArgs {
     /// Only models of this family (embedding, text_generation, vision).
     #[arg(long)]
     pub family: Option<hwfit_core::Family>,
+    /// Only these workloads (forward, prefill, decode, train-step; default: each model's for
+    /// --mode: forward for encoders and vision, prefill and decode for generators, train-step).
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    pub workloads: Vec<Workload>,
     /// Batch sizes.
     #[arg(long, value_delimiter = ',', default_values_t = [1, 4])]
     pub batch_sizes: Vec<u32>,
@@ -195,6 +199,36 @@ pub struct BenchPytorchArgs {
     /// Compile the model with torch.compile.
     #[arg(long)]
     pub compile: bool,
+    /// torch.compile's mode (implies --compile): default, reduce-overhead (CUDA graphs),
+    /// max-autotune, max-autotune-no-cudagraphs.
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub compile_mode: Option<CompileMode>,
+    /// Decode's KV cache: dynamic (transformers' default) or static (a StaticCache; what CUDA
+    /// graphs need).
+    #[arg(long, value_enum, default_value = "dynamic", value_name = "CACHE")]
+    pub kv_cache: KvCache,
+}
+
+/// `torch.compile` modes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CompileMode {
+    /// Inductor's default: fused kernels, launched one by one.
+    Default,
+    /// Fused kernels replayed as CUDA graphs.
+    ReduceOverhead,
+    /// Autotuned kernels, replayed as CUDA graphs.
+    MaxAutotune,
+    /// Autotuned kernels, launched one by one.
+    MaxAutotuneNoCudagraphs,
+}
+
+/// The KV cache a decode step reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum KvCache {
+    /// transformers' `DynamicCache`, grown by each token.
+    Dynamic,
+    /// A `StaticCache` of fixed length, written in place.
+    Static,
 }
 
 /// `hwfit bench --runtime onnxruntime` options.

@@ -47,15 +47,20 @@ pub fn model(arg: &ModelArg) -> Result<(String, Option<serde_json::Value>)> {
     Ok((name, config))
 }
 
-/// The model a config file describes: its `_name_or_path`, else the file's stem (the folder's
-/// name for a `config.json`) with `owner__name` read as `owner/name` (the catalog's and the Hub
-/// cache's way of writing an id in a file name) — as the Python runner names it.
+/// The model a config file describes: the id its file name writes as `owner__name` (the
+/// catalog's and the Hub cache's way of writing an id in a file name: `Qwen__Qwen3-8B.json`, or a
+/// folder so named holding `config.json`), else its `_name_or_path` (which a fine-tuned model's
+/// config often leaves as the base model's), else the file's stem — as the Python runner names it.
 pub fn config_model_name(path: &Path, config: &serde_json::Value) -> String {
+    let from_path = name_from_path(path);
+    if from_path.contains('/') {
+        return from_path;
+    }
     config
         .get("_name_or_path")
         .and_then(serde_json::Value::as_str)
         .filter(|s| !s.is_empty())
-        .map_or_else(|| name_from_path(path), str::to_string)
+        .map_or(from_path, str::to_string)
 }
 
 /// A config file's model name from its path alone (see [`config_model_name`]).
@@ -166,6 +171,20 @@ mod tests {
         assert_eq!(
             name_from_path(&folder.join("config.json")),
             "distilbert/distilbert-base-uncased"
+        );
+        // The id a file name writes wins over `_name_or_path`, which may name the base model.
+        let config = serde_json::json!({"_name_or_path": "nreimers/MiniLM-L6-H384-uncased"});
+        assert_eq!(
+            config_model_name(Path::new("sentence-transformers__all-MiniLM-L6-v2.json"), &config),
+            "sentence-transformers/all-MiniLM-L6-v2"
+        );
+        assert_eq!(
+            config_model_name(Path::new("config.json"), &config),
+            "nreimers/MiniLM-L6-H384-uncased"
+        );
+        assert_eq!(
+            config_model_name(Path::new("gpt2.json"), &serde_json::json!({})),
+            "gpt2"
         );
     }
 }

@@ -29,7 +29,7 @@ pub const PUBLIC_MEASUREMENTS: MeasuredData<'static> = MeasuredData {
 /// CPU), and GPU machines (PyTorch on NVIDIA H200s and H100s; ONNX Runtime, tract, PyTorch and
 /// llama.cpp on the H200 machines' 16-core Xeon hosts). The default model's training data, and each
 /// runtime's rows in its step-model fit (llama.cpp's join its llama-bench rows).
-pub const RUNNER_MEASUREMENTS: [(&str, &str); 14] = [
+pub const RUNNER_MEASUREMENTS: [(&str, &str); 15] = [
     (
         "hwfit_bench_tract_cpu.json",
         include_str!("../../../data/measured/hwfit_bench_tract_cpu.json"),
@@ -86,6 +86,10 @@ pub const RUNNER_MEASUREMENTS: [(&str, &str); 14] = [
         "hwfit_bench_pytorch_cuda_h200_compiled.json",
         include_str!("../../../data/measured/hwfit_bench_pytorch_cuda_h200_compiled.json"),
     ),
+    (
+        "hwfit_bench_pytorch_cuda_h200_graphs_moe.json",
+        include_str!("../../../data/measured/hwfit_bench_pytorch_cuda_h200_graphs_moe.json"),
+    ),
 ];
 
 /// The records of [`RUNNER_MEASUREMENTS`].
@@ -136,13 +140,14 @@ fn computed_precision(record: &BenchmarkRecord) -> Result<Precision, String> {
 }
 
 /// The runtime a record's step ran on: its `runtime`, or compiled PyTorch where the record's
-/// `execution` says the model went through `torch.compile`.
+/// `execution` says the model went through `torch.compile` (in any mode: `torch.compile
+/// (reduce-overhead)` replays CUDA graphs).
 fn runtime_of(record: &BenchmarkRecord) -> Result<Runtime, String> {
     let runtime = parsed::<Runtime>(Some(&record.runtime), "runtime")?;
-    let compiled = record
-        .execution
-        .as_deref()
-        .is_some_and(|e| matches!(e.parse::<Runtime>(), Ok(Runtime::PytorchCompiled)));
+    let compiled = record.execution.as_deref().is_some_and(|e| {
+        let how = e.split_once(" (").map_or(e, |(how, _)| how);
+        matches!(how.parse::<Runtime>(), Ok(Runtime::PytorchCompiled))
+    });
     Ok(if runtime == Runtime::Pytorch && compiled {
         Runtime::PytorchCompiled
     } else {
@@ -302,6 +307,20 @@ mod tests {
         assert_eq!(computed_precision(&record("fp32", None)), Ok(Precision::Fp32));
         assert!(computed_precision(&record("fp32", Some("fp32 with tf32 matmul"))).is_err());
         assert!(computed_precision(&record("fp32", Some("autocast fp7"))).is_err());
+    }
+
+    #[test]
+    fn compiled_records_in_any_mode_are_compiled_pytorch() {
+        let mut r = record("bf16", None);
+        for (execution, runtime) in [
+            (None, Runtime::Pytorch),
+            (Some("eager"), Runtime::Pytorch),
+            (Some("torch.compile"), Runtime::PytorchCompiled),
+            (Some("torch.compile (reduce-overhead)"), Runtime::PytorchCompiled),
+        ] {
+            r.execution = execution.map(String::from);
+            assert_eq!(runtime_of(&r), Ok(runtime), "{execution:?}");
+        }
     }
 
     #[test]

@@ -24,7 +24,7 @@ def computed_precision(record):
 
 
 def predict(binary, record, device):
-    runtime = "pytorch-compiled" if record.get("execution") == "torch.compile" else "pytorch"
+    runtime = "pytorch-compiled" if str(record.get("execution", "")).startswith("torch.compile") else "pytorch"
     args = [
         binary, "predict", record["model_name"], "--device", device, "--runtime", runtime,
         "--workload", record["workload"], "--batch-size", str(record["batch_size"]),
@@ -59,7 +59,7 @@ def main():
         print("|---|---|---|---|---|---|---|---|---|---|")
     for r in sorted(records, key=lambda r: (r["workload"], r["model_name"], computed_precision(r), r["batch_size"], r.get("sequence_length") or 0)):
         pred, err = predict(a.binary, r, a.device or r["device"])
-        precision = computed_precision(r) + (" (compile)" if r.get("execution") == "torch.compile" else "")
+        precision = computed_precision(r) + (" (compile)" if str(r.get("execution", "")).startswith("torch.compile") else "")
         seq = r.get("sequence_length") or "–"
         if pred is None:
             print(f"{r['model_name']} {r['workload']} {precision} b{r['batch_size']} s{seq}: {err}", file=sys.stderr)

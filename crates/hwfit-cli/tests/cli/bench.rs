@@ -119,6 +119,38 @@ fn a_missing_runtime_is_a_clear_error() {
     assert!(err.contains("--runtime pytorch"), "{err}");
     let err = run_err(&["bench", "--batch-sizes", "0", "--no-microbenchmark", "--no-store"]);
     assert!(err.contains("batch sizes"), "{err}");
+    let err = run_err(&[
+        "bench",
+        "--compile-mode",
+        "reduce-overhead",
+        "--no-microbenchmark",
+        "--no-store",
+    ]);
+    assert!(
+        err.contains("--compile-mode is an option of --runtime pytorch"),
+        "{err}"
+    );
+    let err = run_err(&[
+        "bench",
+        "--workloads",
+        "train-step",
+        "--no-microbenchmark",
+        "--no-store",
+    ]);
+    assert!(err.contains("train-step is a training workload"), "{err}");
+    let err = run_err(&[
+        "bench",
+        "--model",
+        "resnet-50",
+        "--workloads",
+        "decode",
+        "--no-microbenchmark",
+        "--no-store",
+    ]);
+    assert!(
+        err.contains("--workloads leaves it nothing to run (it runs forward)"),
+        "{err}"
+    );
 }
 
 /// llama.cpp: `hwfit bench` runs llama-bench twice per GGUF file (prompt tests, then generation
@@ -258,6 +290,26 @@ fn pytorch_runner_runs_in_the_python_named() {
         &["--mode", "training", "--no-store", "--json"],
     ));
     assert_eq!(t["records"][0]["workload"], "train-step", "{t}");
+    // Decode alone, against a static cache, replayed as CUDA graphs where there is a GPU.
+    let d = run_json(&tiny_pytorch_run(
+        &python,
+        &[config],
+        &[
+            "--workloads",
+            "decode",
+            "--compile-mode",
+            "reduce-overhead",
+            "--kv-cache",
+            "static",
+            "--no-store",
+            "--json",
+        ],
+    ));
+    let records = d["records"].as_array().unwrap();
+    assert_eq!(records.len(), 1, "{d}");
+    assert_eq!(records[0]["workload"], "decode");
+    assert_eq!(records[0]["execution"], "torch.compile (reduce-overhead)");
+    assert!(records[0]["notes"].as_str().unwrap().contains("StaticCache"), "{d}");
     a_run_that_fails_part_way_keeps_what_it_measured(dir.path(), &python, Path::new(config));
     a_signal_keeps_what_was_measured(dir.path(), &python, Path::new(config));
 }

@@ -46,8 +46,8 @@ fn a_config_file_in_detail() {
     let v = run_json(&["models", "--model-config", config.to_str().unwrap(), "--json"]);
     assert_eq!(v["source"]["kind"], "hf_config");
     assert_eq!(v["family"], "audio");
-    // A config file named where the model's name goes is read as --model-config, named by its
-    // `_name_or_path` or, without one, by its file name.
+    // A config file named where the model's name goes is read as --model-config, named by the id
+    // its file name writes (`owner__name`), else its `_name_or_path`, else its file name.
     let config = repo_root().join("crates/hwfit-core/data/models/configs/MiniMaxAI__MiniMax-M2.json");
     let v = run_json(&["model", config.to_str().unwrap(), "--json"]);
     assert_eq!(v["source"]["kind"], "hf_config", "{v}");

@@ -126,6 +126,23 @@ pub fn check_sizes(args: &BenchArgs) -> Result<()> {
     Ok(())
 }
 
+/// Checks `--workloads` against `--mode`: every workload named must belong to it.
+pub fn check_workloads(args: &BenchArgs) -> Result<()> {
+    if let Some(other) = args.workloads.iter().find(|w| w.mode() != args.mode) {
+        bail!(
+            "--workloads {other} is a {} workload, and this run's --mode is {}",
+            other.mode(),
+            args.mode
+        );
+    }
+    Ok(())
+}
+
+/// Whether `--workloads` asks for `workload` (all do when it is not given).
+pub fn wanted(args: &BenchArgs, workload: Workload) -> bool {
+    args.workloads.is_empty() || args.workloads.contains(&workload)
+}
+
 /// The cases of the graph runners (tract, ONNX Runtime): every workload the runner builds for
 /// each model × batch size × sequence length (one case per batch size for images). A model the
 /// runner cannot build is an error naming it.
@@ -134,6 +151,7 @@ pub fn graph_cases(args: &BenchArgs, models: &[BenchModel]) -> Result<Vec<Case>>
         bail!("training steps are measured by the PyTorch runner (--runtime pytorch --mode training)");
     }
     check_sizes(args)?;
+    check_workloads(args)?;
     let mut out = Vec::new();
     for (index, model) in models.iter().enumerate() {
         let workloads = hwfit_learn::runner::workloads(&model.spec);
@@ -143,8 +161,17 @@ pub fn graph_cases(args: &BenchArgs, models: &[BenchModel]) -> Result<Vec<Case>>
                 model.name
             );
         }
+        let chosen: Vec<Workload> = workloads.iter().copied().filter(|&w| wanted(args, w)).collect();
+        if chosen.is_empty() {
+            let names: Vec<String> = workloads.iter().map(ToString::to_string).collect();
+            bail!(
+                "{}: --workloads leaves it nothing to run (it runs {})",
+                model.name,
+                names.join(", ")
+            );
+        }
         let images = model.spec.conv_nets().next().is_some();
-        for &workload in workloads {
+        for workload in chosen {
             for &batch in &args.batch_sizes {
                 let seqs: &[u32] = if images { &[1] } else { &args.seq_lengths };
                 for &seq in seqs {

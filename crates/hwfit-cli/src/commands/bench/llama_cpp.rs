@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{bail, Context, Result};
+use hwfit_core::Workload;
 use hwfit_db::{BenchmarkRecord, FileRecords};
 use hwfit_native::DetectionReport;
 
@@ -84,6 +85,18 @@ pub fn run(
     if args.llama_cpp.gen_tokens == 0 {
         bail!("--gen-tokens must be at least 1");
     }
+    if let Some(other) = args
+        .workloads
+        .iter()
+        .find(|w| !matches!(w, Workload::Prefill | Workload::Decode))
+    {
+        bail!("llama-bench measures prefill and decode, not {other}");
+    }
+    let passes: Vec<bool> = [(true, Workload::Prefill), (false, Workload::Decode)]
+        .into_iter()
+        .filter(|&(_, w)| super::cases::wanted(args, w))
+        .map(|(prompt, _)| prompt)
+        .collect();
     let models: Vec<&Path> = args.models.iter().map(Path::new).collect();
     if let Some(bad) = models
         .iter()
@@ -92,10 +105,10 @@ pub fn run(
         bail!("{} is not a GGUF file", bad.display());
     }
     let llama_bench = binary(args);
-    let bar = super::progress(args, 2 * models.len() as u64);
+    let bar = super::progress(args, (passes.len() * models.len()) as u64);
     let mut read = FileRecords::default();
     'models: for model in &models {
-        for prompt in [true, false] {
+        for &prompt in &passes {
             bar.set_message(format!(
                 "{} {}",
                 model.display(),

@@ -21,7 +21,7 @@ use hwfit_learn::runner::onnxruntime::OnnxRuntime;
 use hwfit_native::{BenchConfig, BenchmarkScope, DetectionReport};
 use indicatif::{ProgressBar, ProgressStyle};
 
-use crate::cli::{BenchArgs, BenchRuntime};
+use crate::cli::{BenchArgs, BenchRuntime, KvCache};
 
 /// What every record of one run shares: the runtime, how it executed, the device and the host.
 pub struct RunContext {
@@ -203,6 +203,24 @@ fn microbenchmark_records(report: &DetectionReport, host: &serde_json::Value) ->
     out
 }
 
+/// Refuses PyTorch's options on another runtime, which would ignore them.
+fn check_runtime_options(args: &BenchArgs) -> Result<()> {
+    if args.runtime == BenchRuntime::Pytorch {
+        return Ok(());
+    }
+    let p = &args.pytorch;
+    let named = [
+        (p.compile, "--compile"),
+        (p.compile_mode.is_some(), "--compile-mode"),
+        (p.kv_cache != KvCache::Dynamic, "--kv-cache"),
+        (p.autocast.is_some(), "--autocast"),
+    ];
+    if let Some((_, flag)) = named.iter().find(|(given, _)| *given) {
+        bail!("{flag} is an option of --runtime pytorch");
+    }
+    Ok(())
+}
+
 /// Runs `hwfit bench`.
 pub fn run_bench(args: &BenchArgs) -> Result<()> {
     interrupt::watch();
@@ -221,6 +239,7 @@ pub fn run_bench(args: &BenchArgs) -> Result<()> {
     } else {
         Some(super::db::database(&args.database)?)
     };
+    check_runtime_options(args)?;
     let mut added = 0;
     let (context, records) = match args.runtime {
         BenchRuntime::Tract | BenchRuntime::OnnxRuntime => {

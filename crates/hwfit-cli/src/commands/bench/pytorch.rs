@@ -12,7 +12,7 @@ use hwfit_native::DetectionReport;
 
 use super::cases::{check_sizes, BenchModel};
 use super::RunContext;
-use crate::cli::{BenchArgs, BenchHardware};
+use crate::cli::{BenchArgs, BenchHardware, CompileMode, KvCache};
 
 /// The runner's source, as the Python client ships it.
 const RUNNER: &str = include_str!("../../../../../clients/python/hwfit_client/bench.py");
@@ -29,6 +29,15 @@ fn hardware_flag(hardware: BenchHardware) -> &'static str {
         BenchHardware::Rocm => "rocm",
         BenchHardware::Mps => "mps",
         BenchHardware::Xpu => "xpu",
+    }
+}
+
+fn compile_mode_flag(mode: CompileMode) -> &'static str {
+    match mode {
+        CompileMode::Default => "default",
+        CompileMode::ReduceOverhead => "reduce-overhead",
+        CompileMode::MaxAutotune => "max-autotune",
+        CompileMode::MaxAutotuneNoCudagraphs => "max-autotune-no-cudagraphs",
     }
 }
 
@@ -69,8 +78,21 @@ fn command<'a>(
     if let Some(autocast) = &args.pytorch.autocast {
         c.args(["--autocast", autocast]);
     }
-    if args.pytorch.compile {
-        c.arg("--compile");
+    if !args.workloads.is_empty() {
+        let names: Vec<String> = args.workloads.iter().map(ToString::to_string).collect();
+        c.args(["--workloads", &names.join(",")]);
+    }
+    match args.pytorch.compile_mode {
+        Some(mode) => {
+            c.args(["--compile-mode", compile_mode_flag(mode)]);
+        }
+        None if args.pytorch.compile => {
+            c.arg("--compile");
+        }
+        None => {}
+    }
+    if args.pytorch.kv_cache == KvCache::Static {
+        c.args(["--kv-cache", "static"]);
     }
     c
 }
@@ -91,6 +113,7 @@ pub fn run(
     keep: &mut dyn FnMut(&[BenchmarkRecord]) -> Result<()>,
 ) -> Result<(RunContext, Vec<BenchmarkRecord>)> {
     check_sizes(args)?;
+    super::cases::check_workloads(args)?;
     if args.onnxruntime.execution_provider.is_some()
         || args.onnxruntime.onnxruntime_lib.is_some()
         || args.llama_cpp.llama_bench.is_some()
