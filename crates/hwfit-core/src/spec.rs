@@ -115,6 +115,11 @@ pub struct TransformerStack {
     /// Rotary position embeddings applied to queries and keys in every layer.
     #[serde(default, skip_serializing_if = "is_false")]
     pub rotary: bool,
+    /// Learned attention sinks (gpt-oss): a logit per head that every query's softmax also
+    /// normalises over. No fused attention kernel of `transformers` takes them, so eager PyTorch
+    /// runs this attention as separate operations.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub attention_sinks: bool,
 }
 
 string_enum! {

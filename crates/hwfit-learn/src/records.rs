@@ -3,7 +3,7 @@
 
 use hwfit_core::perf::fitting::{measured_steps, MeasuredData, MeasuredStep};
 use hwfit_core::perf::{PerfRequest, Runtime};
-use hwfit_core::spec::{Component, Modality, ModelSpec};
+use hwfit_core::spec::{Component, Modality, ModelSpec, TransformerStack};
 use hwfit_core::{Catalog, Device, DeviceCatalog, Precision, Workload};
 use hwfit_db::BenchmarkRecord;
 
@@ -155,6 +155,20 @@ fn runtime_of(record: &BenchmarkRecord) -> Result<Runtime, String> {
     })
 }
 
+/// Each transformer stack of `spec` beside the same stack (by position) of `known`.
+fn stacks_beside<'a>(
+    spec: &'a mut ModelSpec,
+    known: &'a ModelSpec,
+) -> impl Iterator<Item = (&'a mut TransformerStack, &'a TransformerStack)> {
+    spec.components
+        .iter_mut()
+        .filter_map(|c| match c {
+            Component::Transformer(t) => Some(t),
+            _ => None,
+        })
+        .zip(known.stacks())
+}
+
 /// The fields of a transformer stack that hwfit began recording after the first runner records
 /// (how a layer normalises and encodes positions: what eager runtimes dispatch).
 const LAYER_OPERATION_FIELDS: [&str; 4] = ["norm", "norms_per_layer", "qk_norm", "rotary"];
@@ -174,19 +188,26 @@ fn with_layer_operations(mut spec: ModelSpec, recorded: &serde_json::Value, know
     if spec.stacks().count() != known.stacks().count() {
         return spec;
     }
-    for (part, from) in spec
-        .components
-        .iter_mut()
-        .filter_map(|c| match c {
-            Component::Transformer(t) => Some(t),
-            _ => None,
-        })
-        .zip(known.stacks())
-    {
+    for (part, from) in stacks_beside(&mut spec, known) {
         part.norm = from.norm;
         part.norms_per_layer = from.norms_per_layer;
         part.qk_norm = from.qk_norm;
         part.rotary = from.rotary;
+    }
+    spec
+}
+
+/// A record's architecture with `attention_sinks` taken from the catalog's spec of the same model
+/// where no recorded stack states it (hwfit records it since 2026-11-27, and only when set).
+fn with_attention_sinks(mut spec: ModelSpec, recorded: &serde_json::Value, known: Option<&ModelSpec>) -> ModelSpec {
+    let states = recorded["components"]
+        .as_array()
+        .is_some_and(|parts| parts.iter().any(|p| p.get("attention_sinks").is_some()));
+    let Some(known) = known.filter(|k| !states && k.stacks().count() == spec.stacks().count()) else {
+        return spec;
+    };
+    for (part, from) in stacks_beside(&mut spec, known) {
+        part.attention_sinks = from.attention_sinks;
     }
     spec
 }
@@ -199,7 +220,8 @@ pub fn step(record: &BenchmarkRecord, catalog: &Catalog, devices: &DeviceCatalog
             let known = catalog
                 .lookup(&record.model_name)
                 .or_else(|| catalog.lookup_repackaged(&record.model_name));
-            with_layer_operations(spec, a, known.as_ref().map(|m| &m.spec))
+            let known = known.as_ref().map(|m| &m.spec);
+            with_attention_sinks(with_layer_operations(spec, a, known), a, known)
         }
         None => catalog
             .lookup(&record.model_name)
@@ -320,6 +342,26 @@ mod tests {
         ] {
             r.execution = execution.map(String::from);
             assert_eq!(runtime_of(&r), Ok(runtime), "{execution:?}");
+        }
+    }
+
+    #[test]
+    fn records_written_before_attention_sinks_were_recorded_get_them_from_the_catalog() {
+        let catalog = Catalog::builtin();
+        let devices = DeviceCatalog::builtin();
+        let records = runner_records().expect("the committed records parse");
+        let gpt_oss: Vec<_> = records
+            .iter()
+            .filter(|r| r.model_name == "openai/gpt-oss-20b")
+            .collect();
+        assert!(!gpt_oss.is_empty());
+        for r in gpt_oss {
+            assert!(r
+                .model_architecture
+                .as_ref()
+                .is_some_and(|a| !a.to_string().contains("attention_sinks")));
+            let step = step(r, &catalog, &devices).expect("a gpt-oss step");
+            assert!(step.spec.stacks().all(|s| s.attention_sinks), "{}", step.label);
         }
     }
 

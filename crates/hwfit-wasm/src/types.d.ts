@@ -1713,6 +1713,12 @@ export interface TransformerStack {
     activeExperts: number;
     /** Query heads. */
     attentionHeads: number;
+    /**
+     * Learned attention sinks (gpt-oss): a logit per head that every query's softmax also
+     * normalises over. No fused attention kernel of `transformers` takes them, so eager PyTorch
+     * runs this attention as separate operations.
+     */
+    attentionSinks?: boolean;
     /** Inner width of the dense layers' feed-forward (with `dense_layers`). */
     denseIntermediateSize?: number;
     /** Of `layers`, those with one dense feed-forward instead of experts (mixture-of-experts stacks). */

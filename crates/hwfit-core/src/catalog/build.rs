@@ -36,6 +36,7 @@ pub fn stack(role: StackRole, input: Modality, layers: u32, hidden: u32, heads: 
         norms_per_layer: 2,
         qk_norm: false,
         rotary: false,
+        attention_sinks: false,
     }
 }
 

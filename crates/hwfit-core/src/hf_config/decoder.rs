@@ -77,6 +77,10 @@ const QK_NORMED: &[&str] = &[
 /// a layer: Gemma 2 and 3's `pre_`/`post_feedforward_layernorm`).
 const FOUR_NORMS: &[&str] = &["gemma2", "gemma3", "gemma3_text", "gemma3n", "gemma3n_text"];
 
+/// Model types whose attention has learned sinks (`sinks` in their `transformers` modelling code;
+/// no config field says so).
+const SINKED: &[&str] = &["gpt_oss"];
+
 /// Model types whose feed-forward is a plain two-matrix MLP (GELU), not a gated one.
 const UNGATED: &[&str] = &["phi", "gpt_neox", "starcoder2", "falcon", "gpt_bigcode", "gptj"];
 
@@ -201,6 +205,7 @@ impl HfConfig {
         if FOUR_NORMS.contains(&kind) {
             s.norms_per_layer = 4;
         }
+        s.attention_sinks = SINKED.contains(&kind);
     }
 
     /// The routed experts, if the config has more than one: count, how many a token picks, their

@@ -229,6 +229,9 @@ fn layer_operations_are_read_from_the_config_and_the_model_type() {
     // Gemma 3 normalises before and after each block.
     let gemma3 = stack("google/gemma-3-1b-it");
     assert_eq!((gemma3.norms_per_layer, gemma3.qk_norm), (4, true));
+    // gpt-oss's attention has learned sinks; no other model's does.
+    assert!(stack("openai/gpt-oss-20b").attention_sinks);
+    assert!(!llama.attention_sinks && !qwen3.attention_sinks);
     // Phi-2: layer norms (`layer_norm_eps`) with partial rotary positions.
     let phi2 = HfConfig::deserialize_value(&serde_json::json!({
         "model_type": "phi", "num_hidden_layers": 32, "hidden_size": 2560, "num_attention_heads": 32,

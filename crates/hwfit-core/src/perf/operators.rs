@@ -173,10 +173,20 @@ fn eager_moe_ffn_calls(stack: &TransformerStack) -> u32 {
     ROUTER_CALLS + GROUPED_EXPERT_CALLS + shared
 }
 
-/// Eager calls of one attention block besides its projections: head layout, the fused attention
-/// product (scaled-dot-product attention) and the residual add.
-const fn eager_attention_calls() -> u32 {
-    HEAD_LAYOUT_CALLS + 1 + 1
+/// Eager calls of attention with learned sinks, as `transformers`' `eager_attention_forward` for
+/// gpt-oss runs it in place of one fused product: the key and value heads repeated (unsqueeze,
+/// expand, reshape each), the keys transposed, the scores' product and scaling, the mask added, the
+/// sinks reshaped, expanded and concatenated, the row maximum subtracted, the softmax, the sinks'
+/// column sliced off, the dropout and the cast, the values' product (21 calls counted with
+/// transformers 5.17 and 5.24, less the output's transpose, which the head layout counts).
+const SINK_ATTENTION_CALLS: u32 = 20;
+
+/// Eager calls of one attention block besides its projections: head layout, the attention product
+/// (one fused scaled-dot-product attention, or with sinks their separate operations) and the
+/// residual add.
+const fn eager_attention_calls(stack: &TransformerStack) -> u32 {
+    let product = if stack.attention_sinks { SINK_ATTENTION_CALLS } else { 1 };
+    HEAD_LAYOUT_CALLS + product + 1
 }
 
 /// Eager calls of one transformer layer whose feed-forward makes `ffn` calls.
@@ -186,14 +196,14 @@ fn eager_layer_calls(stack: &TransformerStack, ffn: u32) -> u32 {
     let rotary = if stack.rotary { ROTARY_CALLS } else { 0 };
     // Modules with layer norms (BERT, GPT-2, ViT) call their dropouts even in evaluation.
     let dropouts = if stack.norm == Norm::LayerNorm { 2 } else { 0 };
-    let self_attention = 4 + eager_attention_calls() + rotary;
+    let self_attention = 4 + eager_attention_calls(stack) + rotary;
     let feed_forward = ffn + 1;
     let base = self_attention + feed_forward + norms * norm + dropouts;
     match stack.role {
         StackRole::Encoder => base,
         // The KV cache's two concatenations.
         StackRole::Decoder => base + 2,
-        StackRole::CrossDecoder => base + 2 + 4 + eager_attention_calls() + norm,
+        StackRole::CrossDecoder => base + 2 + 4 + eager_attention_calls(stack) + norm,
     }
 }
 
