@@ -516,7 +516,7 @@ impl Hwfit {
             let perf_req = PerfRequest { runtime, ..perf_req };
             let prediction = self.perf.predict(&model.spec, &c.device, &perf_req)?;
             if let Some((share, peak)) = prediction.host_costs.and_then(|_| {
-                crate::perf::tf32::convolutions_on_tf32(
+                crate::perf::tf32::fp32_on_tf32(
                     prediction.runtime,
                     &c.device,
                     &model.spec,

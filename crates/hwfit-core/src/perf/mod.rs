@@ -500,10 +500,10 @@ impl PerfModel {
             eff.memory = 1.0;
         }
         let memory_s = cost.bytes / (device.memory_bandwidth_gbs * 1e9);
-        // PyTorch's fp32 convolutions run on TF32 tensor cores, at the runtime's tensor-core share.
-        let on_tf32 = runtime_costs.and_then(|r| {
-            tf32::convolutions_on_tf32(runtime, device, spec, req.precision, req.seq_length).map(|t| (r, t))
-        });
+        // The fp32 products a runtime runs on TF32 tensor cores (PyTorch's convolutions, all of
+        // TensorRT's), at the runtime's tensor-core share.
+        let on_tf32 = runtime_costs
+            .and_then(|r| tf32::fp32_on_tf32(runtime, device, spec, req.precision, req.seq_length).map(|t| (r, t)));
         let (compute_s, compute_t) = if let Some((r, (share, tf32_peak))) = on_tf32 {
             let (fp32_s, tensor_s) = (
                 cost.flops * (1.0 - share) / (peak_tflops * 1e12),

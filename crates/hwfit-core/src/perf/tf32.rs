@@ -53,11 +53,12 @@ pub fn conv_flop_share(spec: &ModelSpec, seq_length: u32) -> f64 {
     conv as f64 / total as f64
 }
 
-/// Where an fp32 step's convolutions run on TF32 tensor cores: the share of its FLOPs they are and
-/// the TF32 peak (TFLOP/s). `None` for other runtimes, precisions and devices, and for models
-/// without convolutions.
+/// Where an fp32 step's products run on TF32 tensor cores: the share of its FLOPs that do (PyTorch:
+/// the convolutions, which cuDNN may run on TF32 while matrix products stay IEEE fp32; TensorRT:
+/// every product) and the TF32 peak (TFLOP/s). `None` for other runtimes, precisions and devices,
+/// and for PyTorch models without convolutions.
 #[must_use]
-pub fn convolutions_on_tf32(
+pub fn fp32_on_tf32(
     runtime: Runtime,
     device: &Device,
     spec: &ModelSpec,
@@ -98,7 +99,7 @@ mod tests {
         let resnet = Catalog::builtin().resolve("microsoft/resnet-50").unwrap().spec;
         let bert = Catalog::builtin().resolve("bert-base-uncased").unwrap().spec;
         let h200 = device("nvidia-h200-sxm");
-        let on = |r, s: &ModelSpec, p| convolutions_on_tf32(r, &h200, s, p, 128);
+        let on = |r, s: &ModelSpec, p| fp32_on_tf32(r, &h200, s, p, 128);
         assert_eq!(on(Runtime::Pytorch, &resnet, Precision::Fp32).map(|x| x.0), Some(1.0));
         assert!(on(Runtime::PytorchCompiled, &resnet, Precision::Fp32).is_some());
         assert_eq!(on(Runtime::Pytorch, &resnet, Precision::Bf16), None);

@@ -118,8 +118,7 @@ impl RuntimeSample {
             request.precision,
         ));
         let (tensor_share, tf32_peak) =
-            tf32::convolutions_on_tf32(runtime, device, spec, request.precision, request.seq_length)
-                .unwrap_or((0.0, 1.0));
+            tf32::fp32_on_tf32(runtime, device, spec, request.precision, request.seq_length).unwrap_or((0.0, 1.0));
         Ok(Self {
             runtime,
             hardware: device.hardware_type,
