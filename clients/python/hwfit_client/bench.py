@@ -1208,7 +1208,7 @@ class Bench:
             with t.inference_mode(), self._autocast():
                 self.runner(**step_inputs)
 
-        lengths = [layer.cumulative_length for layer in getattr(cache, "layers", ())]
+        lengths = [getattr(layer, "cumulative_length", None) for layer in getattr(cache, "layers", ())]
         if not lengths or not all(t.is_tensor(n) for n in lengths) or int(cache.get_seq_length()) != seq:
             raise CaseSkipped("this StaticCache keeps no length tensor to set back after each step")
 
