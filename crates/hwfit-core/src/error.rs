@@ -16,7 +16,7 @@ pub enum CoreError {
         expected: String,
     },
     /// A model name that is neither in the catalog nor estimable from its name.
-    #[error("unknown model '{name}': not in the catalog and no size can be read from the name{}", suggestion_suffix(.suggestions))]
+    #[error("unknown model '{name}': not in the catalog and its name states no parameter count (its config.json would describe it){}", suggestion_suffix(.suggestions))]
     UnknownModel {
         /// The name given.
         name: String,

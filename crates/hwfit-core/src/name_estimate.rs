@@ -1,6 +1,6 @@
 //! Size estimates for models the catalog does not know, read from their names: an explicit count
-//! (`-7b`, `-350m`, `1.1B`, `8x7b`) or a size word (`tiny` … `xxl`). The result says it is an estimate
-//! and what it rests on.
+//! (`-7b`, `-350m`, `1.1B`, `8x7b`) or a size word (`tiny` … `xxl`) where the family names its sizes
+//! that way. The result says it is an estimate and what it rests on.
 
 use alloc::format;
 use alloc::string::String;
@@ -10,9 +10,10 @@ use crate::catalog::build::{stack, vit};
 use crate::catalog::{ResolvedModel, SpecSource};
 use crate::spec::{Modality, ModelSpec, StackRole};
 use crate::text::words;
-use crate::{Classifier, ClassifierInput, Family};
+use crate::{Classifier, ClassifierInput, Family, Subfamily};
 
-/// Parameter counts conventionally meant by size words in model names (BERT/T5/ViT/GPT-2 naming).
+/// Parameter counts conventionally meant by size words in model names (BERT/T5/ViT/GPT-2 naming;
+/// see [`size_words_hold`] for where they do not).
 const SIZE_WORDS: &[(&str, u64)] = &[
     ("tiny", 20_000_000),
     ("mini", 30_000_000),
@@ -80,6 +81,18 @@ fn parameters_from_size_word(name: &str) -> Option<(u64, String)> {
     })
 }
 
+/// Whether size words in a name of this kind mean the BERT/T5/ViT/Whisper sizes. Not for causal
+/// and chat language models or vision-language chat models: there "small" names anything from a
+/// 60 M to a 32 B model (`Phi-3-small` 7 B, `Mistral-Small` 24 B, `granite-4.0-h-small` 32 B), so a
+/// guess from the word would be silently wrong by orders of magnitude.
+fn size_words_hold(family: Family, subfamily: Subfamily) -> bool {
+    match family {
+        Family::TextGeneration => subfamily == Subfamily::Seq2seq,
+        Family::Multimodal => subfamily != Subfamily::VisionLanguage,
+        Family::Embedding | Family::Vision | Family::Audio => true,
+    }
+}
+
 /// Layer count for a dense transformer of `parameters` parameters under the aspect ratio of
 /// Llama-style models (hidden = 128 × layers, 12·L·h² parameters per stack).
 fn shape_for(parameters: u64) -> (u32, u32) {
@@ -87,20 +100,28 @@ fn shape_for(parameters: u64) -> (u32, u32) {
     (layers, 128 * layers)
 }
 
-/// Estimates a model from its name, or `None` when the name states no size.
+/// Estimates a model from its name, or `None` when the name states no size (or only a size word
+/// where such words say nothing, see [`size_words_hold`]).
 #[must_use]
 pub fn estimate(name: &str) -> Option<ResolvedModel> {
-    let (parameters, basis) = parameters_in_name(name).or_else(|| parameters_from_size_word(name))?;
     let classification = Classifier::builtin().classify(&ClassifierInput::named(name));
     let family = classification.builtin_family().unwrap_or(Family::TextGeneration);
     let subfamily = classification
         .builtin_subfamily()
         .filter(|s| s.family() == family)
         .unwrap_or(family.default_subfamily());
+    let (parameters, basis) = parameters_in_name(name).or_else(|| {
+        size_words_hold(family, subfamily)
+            .then(|| parameters_from_size_word(name))
+            .flatten()
+    })?;
     let (layers, hidden) = shape_for(parameters);
     let heads = hidden / 128;
+    let generates = family == Family::TextGeneration || subfamily == Subfamily::VisionLanguage;
     let component = match family {
-        Family::TextGeneration => {
+        // Vision-language chat models generate with a language model that holds nearly all their
+        // parameters (the vision tower is a few hundred million).
+        _ if generates => {
             stack(StackRole::Decoder, Modality::Text, layers, hidden, heads, 4 * hidden).vocab(32000, false)
         }
         Family::Vision => vit(layers, hidden, heads, 4 * hidden, 224, 16),
@@ -112,12 +133,12 @@ pub fn estimate(name: &str) -> Option<ResolvedModel> {
             heads,
             4 * hidden,
         ),
-        Family::Embedding | Family::Multimodal => {
+        Family::Embedding | Family::Multimodal | Family::TextGeneration => {
             stack(StackRole::Encoder, Modality::Text, layers, hidden, heads, 4 * hidden).vocab(30522, true)
         }
     }
     .component();
-    let max_positions = if family == Family::TextGeneration { 4096 } else { 512 };
+    let max_positions = if generates { 4096 } else { 512 };
     Some(ResolvedModel {
         spec: ModelSpec {
             name: String::from(name),
@@ -157,8 +178,32 @@ mod tests {
 
     #[test]
     fn size_words_give_estimates() {
-        let resolved = estimate("someorg/custom-encoder-base").unwrap();
+        let resolved = estimate("someorg/custom-bert-base").unwrap();
         assert!(resolved.source.is_estimate());
         assert!(estimate("someorg/mystery").is_none());
+        // A name no family claims says nothing by its size word either.
+        assert!(estimate("someorg/custom-encoder-base").is_none());
+        let t5 = estimate("google/t5-v1_1-small").unwrap();
+        assert!(t5.spec.parameters() < 200_000_000, "{}", t5.spec.parameters());
+    }
+
+    #[test]
+    fn size_words_do_not_size_language_models() {
+        // 7 B, 32 B and a vision-language chat model: a word says nothing of their size.
+        for name in [
+            "microsoft/Phi-3-small-8k-instruct",
+            "ibm-granite/granite-4.0-h-small",
+            "acme/vision-chat-large-instruct-vl",
+        ] {
+            assert!(estimate(name).is_none(), "{name}");
+        }
+    }
+
+    #[test]
+    fn a_vision_language_chat_model_is_estimated_as_a_generator() {
+        let resolved = estimate("Qwen/Qwen3-VL-8B-Instruct").unwrap();
+        assert_eq!(resolved.spec.family, Family::Multimodal);
+        assert!(resolved.spec.is_generative());
+        assert!((resolved.spec.parameters() as f64 / 8e9 - 1.0).abs() < 0.25);
     }
 }

@@ -218,6 +218,9 @@ impl Catalog {
         if let Some(found) = self.lookup(name) {
             return Ok(found);
         }
+        if let Some(found) = self.lookup_under_organisation(name) {
+            return Ok(found);
+        }
         if let Some(found) = self.lookup_repackaged(name) {
             return Ok(found);
         }
@@ -227,15 +230,54 @@ impl Catalog {
         })
     }
 
+    /// A name with an organisation whose model part is a catalog name or alias
+    /// (`deepseek-ai/DeepSeek-R1`, an alias of DeepSeek-V3's architecture): under the catalog model's
+    /// own organisation it is that model; under another it is that model repackaged.
+    fn lookup_under_organisation(&self, name: &str) -> Option<ResolvedModel> {
+        let (organisation, model) = name.split_once('/')?;
+        let found = self.lookup(model)?;
+        let own = found
+            .spec
+            .name
+            .split_once('/')
+            .is_some_and(|(o, _)| o.eq_ignore_ascii_case(organisation));
+        Some(if own { found } else { repackaged(found, name) })
+    }
+
     /// A repackaged model by its base: another organisation's upload (`unsloth/…`, `mlx-community/…`),
     /// a format or quantization suffix (`-GGUF`, `-AWQ`, `-FP8`, `-4bit`, `-Q4_K_M`), a release date
-    /// (`-2507`) or a variant (`-Instruct`, `-it`, `-pt`, `-Base`) over a catalog model: the same
-    /// architecture. The answer's source says how the name was read.
+    /// (`-2507`) or a variant (`-Instruct`, `-it`, `-pt`, `-Base`, `-Thinking`, `-reasoning`) over a
+    /// catalog model: the same architecture. The answer's source says how the name was read.
     #[must_use]
     pub fn lookup_repackaged(&self, name: &str) -> Option<ResolvedModel> {
         const SUFFIXES: &[&str] = &[
-            "gguf", "awq", "gptq", "fp8", "dynamic", "int4", "int8", "w4a16", "w8a8", "bnb", "4bit", "8bit", "mlx",
-            "nvfp4", "mxfp4", "instruct", "it", "pt", "chat", "base", "hf", "unsloth", "i1", "imat", "imatrix",
+            "gguf",
+            "awq",
+            "gptq",
+            "fp8",
+            "dynamic",
+            "int4",
+            "int8",
+            "w4a16",
+            "w8a8",
+            "bnb",
+            "4bit",
+            "8bit",
+            "mlx",
+            "nvfp4",
+            "mxfp4",
+            "instruct",
+            "it",
+            "pt",
+            "chat",
+            "base",
+            "hf",
+            "unsloth",
+            "i1",
+            "imat",
+            "imatrix",
+            "thinking",
+            "reasoning",
         ];
         let short = name.rsplit('/').next().unwrap_or(name);
         let mut segments: Vec<&str> = short.split(['-', '_', '.']).collect();
@@ -402,6 +444,10 @@ mod tests {
             ("Qwen3-8B-Q4_K_M", "Qwen/Qwen3-8B"),
             ("unsloth/gpt-oss-20b-GGUF", "openai/gpt-oss-20b"),
             ("mistralai/Mixtral-8x7B-Instruct-v0.1", "mistralai/Mixtral-8x7B-v0.1"),
+            ("someorg/DeepSeek-R1", "deepseek-ai/DeepSeek-V3"),
+            ("microsoft/Phi-4-reasoning", "microsoft/phi-4"),
+            ("microsoft/Phi-4-mini-reasoning", "microsoft/Phi-4-mini-instruct"),
+            ("Qwen/Qwen3-4B-Thinking-2507", "Qwen/Qwen3-4B"),
         ] {
             let found = catalog.resolve(name).unwrap();
             assert_eq!(found.spec.name, base, "{name}");
@@ -412,6 +458,13 @@ mod tests {
         }
         // A name whose base is unknown is still an estimate.
         assert!(catalog.resolve("acme/Thing-7B-GGUF").unwrap().source.is_estimate());
+    }
+
+    #[test]
+    fn an_alias_resolves_under_its_organisation() {
+        let found = Catalog::builtin().resolve("deepseek-ai/DeepSeek-R1").unwrap();
+        assert_eq!(found.spec.name, "deepseek-ai/DeepSeek-V3");
+        assert!(matches!(found.source, SpecSource::Catalog { .. }));
     }
 
     #[test]

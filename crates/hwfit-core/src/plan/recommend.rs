@@ -268,7 +268,7 @@ mod tests {
     #[test]
     fn models_that_do_not_fit_the_constraints_are_not_recommended() {
         // LLaVA 1.5 7B: 7.06e9 × 2 B = 14.1 GB of fp16 weights. The T4 (16 GB) holds it; WebAssembly's
-        // 4 GB address space does not, so only BLIP (0.25 B) is left there.
+        // 4 GB address space does not, so only the small ones (BLIP, 0.25 B; Qwen3-VL-2B) are left there.
         let llava = "llava-hf/llava-1.5-7b-hf";
         let blip = "Salesforce/blip-image-captioning-base";
         let t4 = recommend("image-to-text", "T4").unwrap();
@@ -278,8 +278,12 @@ mod tests {
             names(&t4)
         );
         let wasm = recommend("image-to-text", "wasm").unwrap();
-        assert_eq!(names(&wasm), [blip]);
-        assert_eq!(wasm.recommendations[0].recommended_hardware, "wasm");
+        assert!(
+            names(&wasm).contains(&blip) && !names(&wasm).contains(&llava),
+            "{:?}",
+            names(&wasm)
+        );
+        assert!(wasm.recommendations.iter().all(|r| r.recommended_hardware == "wasm"));
     }
 
     #[test]
