@@ -101,7 +101,7 @@ fn shape_for(parameters: u64) -> (u32, u32) {
 }
 
 /// Estimates a model from its name, or `None` when the name states no size (or only a size word
-/// where such words say nothing, see [`size_words_hold`]).
+/// where such words say nothing: causal and chat language models, vision-language chat models).
 #[must_use]
 pub fn estimate(name: &str) -> Option<ResolvedModel> {
     let classification = Classifier::builtin().classify(&ClassifierInput::named(name));
