@@ -172,6 +172,23 @@ pub struct HfConfig {
     pub num_multimask_outputs: Option<u32>,
     pub mask_input_channels: Option<u32>,
     pub num_point_embeddings: Option<u32>,
+    // Gemma 3n: key/value sharing, AltUp and LAuReL, its image encoder (by timm architecture) and
+    // its conformer audio encoder
+    pub num_kv_shared_layers: Option<u32>,
+    pub altup_num_inputs: Option<u32>,
+    pub laurel_rank: Option<u32>,
+    pub architecture: Option<String>,
+    pub vision_soft_tokens_per_image: Option<u32>,
+    pub audio_soft_tokens_per_image: Option<u32>,
+    pub audio_config: Option<Box<HfConfig>>,
+    pub conf_num_hidden_layers: Option<u32>,
+    pub conf_num_attention_heads: Option<u32>,
+    pub conf_conv_kernel_size: Option<u32>,
+    pub conf_reduction_factor: Option<u32>,
+    pub input_feat_size: Option<u32>,
+    pub sscp_conv_channel_size: Option<Vec<u32>>,
+    pub sscp_conv_kernel_size: Option<Vec<Vec<u32>>>,
+    pub sscp_conv_stride_size: Option<Vec<Vec<u32>>>,
 }
 
 /// The `quantization_config` of a pre-quantized checkpoint (AWQ, GPTQ, FP8, MXFP4, bitsandbytes…).
@@ -564,6 +581,7 @@ impl HfConfig {
 
 mod convnet;
 mod decoder;
+mod gemma3n;
 mod multimodal;
 mod segment;
 

@@ -120,6 +120,11 @@ pub struct TransformerStack {
     /// runs this attention as separate operations.
     #[serde(default, skip_serializing_if = "is_false")]
     pub attention_sinks: bool,
+    /// Of the attention layers, the last ones that reuse the keys and values of an earlier layer
+    /// of their kind (Gemma 3n's `num_kv_shared_layers`): they have no key/value projections and
+    /// cache nothing, yet attend like the others.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub kv_shared_layers: u32,
 }
 
 string_enum! {
@@ -348,10 +353,18 @@ impl TransformerStack {
         vocab + output + u64::from(self.learned_positions) * h + patches
     }
 
+    /// Parameters of every layer's attention: the key/value-sharing layers have no key and value
+    /// projections.
+    fn attention_parameters(&self) -> u64 {
+        let kv_projections = 2 * u64::from(self.hidden_size) * u64::from(self.kv_heads) * u64::from(self.head_dim);
+        (u64::from(self.layers) * self.attention_parameters_per_layer())
+            .saturating_sub(u64::from(self.kv_shared_layers) * kv_projections)
+    }
+
     /// All parameters (norms and biases, under 0.5 % for every catalog model, are left out).
     #[must_use]
     pub fn parameters(&self) -> u64 {
-        u64::from(self.layers) * self.attention_parameters_per_layer()
+        self.attention_parameters()
             + self.always_active_ffn_parameters()
             + self.routed_expert_parameters()
             + self.embedding_parameters()
@@ -362,7 +375,7 @@ impl TransformerStack {
     #[must_use]
     pub fn active_layer_parameters(&self) -> u64 {
         let routed = u64::from(self.moe_layers()) * u64::from(self.active_experts) * self.ffn_parameters_per_expert();
-        u64::from(self.layers) * self.attention_parameters_per_layer() + self.always_active_ffn_parameters() + routed
+        self.attention_parameters() + self.always_active_ffn_parameters() + routed
     }
 
     /// Parameters of the experts a batch of `tokens` reaches: each token picks `active_experts` of
@@ -392,7 +405,7 @@ impl TransformerStack {
     /// looked up row by row, not read whole (a tied table is read once, as the output projection).
     #[must_use]
     pub fn matmul_parameters(&self, tokens: u64) -> u64 {
-        u64::from(self.layers) * self.attention_parameters_per_layer()
+        self.attention_parameters()
             + self.always_active_ffn_parameters()
             + self.reached_expert_parameters(tokens)
             + self.projected_table_parameters()
@@ -418,8 +431,7 @@ impl TransformerStack {
     /// and output tables in 16 bits, and MXFP4 checkpoints of mixture-of-experts models quantize only
     /// the experts (gpt-oss keeps attention and the router in bf16).
     fn split_bytes(&self, precision: Precision, embeddings: u64, experts: u64) -> f64 {
-        let layers =
-            u64::from(self.layers) * self.attention_parameters_per_layer() + self.always_active_ffn_parameters();
+        let layers = self.attention_parameters() + self.always_active_ffn_parameters();
         let layer_bits = if precision.quantizes_only_experts() && self.routed_expert_parameters() > 0 {
             precision.embedding_bits()
         } else {
@@ -505,17 +517,28 @@ impl TransformerStack {
         }
     }
 
+    /// Attention layers that cache keys and values (all but the sharing ones).
+    fn caching_layers(&self) -> u32 {
+        self.attention_layers().saturating_sub(self.kv_shared_layers)
+    }
+
     /// Key and value bytes cached per token per sequence while the context is within every local
     /// window (decoders only).
     #[must_use]
     pub fn kv_cache_bytes_per_token(&self, bytes_per_value: u64) -> u64 {
-        u64::from(self.attention_layers()) * self.kv_values_per_token_per_layer() * bytes_per_value
+        u64::from(self.caching_layers()) * self.kv_values_per_token_per_layer() * bytes_per_value
     }
 
-    /// Key and value bytes one sequence of `tokens` caches: local layers keep only their window.
+    /// Key and value bytes one sequence of `tokens` caches: local layers keep only their window;
+    /// key/value-sharing layers keep nothing (they share local and global layers in the stack's
+    /// proportion, as Gemma 3n's repeating pattern does).
     #[must_use]
     pub fn kv_cache_bytes(&self, tokens: u64, bytes_per_value: u64) -> u64 {
-        self.attended_tokens(tokens) * self.kv_values_per_token_per_layer() * bytes_per_value
+        let all = self.attended_tokens(tokens) * self.kv_values_per_token_per_layer() * bytes_per_value;
+        match self.attention_layers() {
+            0 => 0,
+            layers => all * u64::from(self.caching_layers()) / u64::from(layers),
+        }
     }
 
     /// Activation bytes per token of one layer kept for the backward pass (Korthikanti et al. 2022,

@@ -1737,6 +1737,12 @@ export interface TransformerStack {
     intermediateSize: number;
     /** Key/value heads (fewer than query heads under grouped-query attention). */
     kvHeads: number;
+    /**
+     * Of the attention layers, the last ones that reuse the keys and values of an earlier layer
+     * of their kind (Gemma 3n's `num_kv_shared_layers`): they have no key/value projections and
+     * cache nothing, yet attend like the others.
+     */
+    kvSharedLayers?: number;
     /** Multi-head latent attention (DeepSeek-V2/V3, Kimi K2) instead of separate key/value heads. */
     latentAttention?: LatentAttention | null;
     /** Number of layers. */

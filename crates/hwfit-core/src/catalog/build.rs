@@ -37,6 +37,7 @@ pub fn stack(role: StackRole, input: Modality, layers: u32, hidden: u32, heads: 
         qk_norm: false,
         rotary: false,
         attention_sinks: false,
+        kv_shared_layers: 0,
     }
 }
 

@@ -206,6 +206,7 @@ impl HfConfig {
             s.norms_per_layer = 4;
         }
         s.attention_sinks = SINKED.contains(&kind);
+        s.kv_shared_layers = self.num_kv_shared_layers.unwrap_or(0).min(s.layers);
     }
 
     /// The routed experts, if the config has more than one: count, how many a token picks, their

@@ -1,5 +1,5 @@
 //! Models that pair a language model (`text_config`, or InternVL's `llm_config`) with a vision tower
-//! (`vision_config`): Gemma 3, Llama 4, Mistral 3, Qwen2/2.5-VL, PaliGemma, SmolVLM/Idefics3, InternVL,
+//! (`vision_config`): Gemma 3 (Gemma 3n in its own module), Llama 4, Mistral 3, Qwen2/2.5-VL, PaliGemma, SmolVLM/Idefics3, InternVL,
 //! LLaVA-OneVision, Llama 3.2 Vision; and configs of model types hwfit does not know, read by their
 //! standard fields.
 
@@ -87,6 +87,9 @@ impl HfConfig {
             .decoder_stack(&lm_kind)
             .map_err(|e| nested_error(e, "text_config"))?;
         let positions = lm_config.positions(&lm_kind);
+        if kind == "gemma3n" {
+            return Ok((self.gemma3n(lm, lm_config)?, positions));
+        }
         let Some(vision_config) = self.vision_config.as_deref() else {
             return Ok((vec![lm.component()], positions));
         };

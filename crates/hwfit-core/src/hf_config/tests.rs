@@ -250,3 +250,39 @@ fn layer_operations_are_read_from_the_config_and_the_model_type() {
         (true, true, 0, Norm::LayerNorm)
     );
 }
+
+/// Gemma 3n E4B's published config, read part by part: the totals transformers 5.24's
+/// `Gemma3nForConditionalGeneration` has when built from it on the meta device (timm 1.0.31 for its
+/// image encoder) — language model 6,835,235,568 with its 2,348,810,240 per-layer embeddings,
+/// audio encoder 681,348,640, image encoder 294,126,912, the two embedders 7,805,952; in all
+/// 7,818,517,072 — and its key/value sharing: the last 15 of 35 layers cache nothing.
+#[test]
+fn gemma3n_reads_its_towers_per_layer_embeddings_and_shared_key_values() {
+    let text = include_str!("../../data/models/configs/google__gemma-3n-E4B-it.json");
+    let model = serde_json::from_str::<HfConfig>(text).unwrap().to_model(None).unwrap();
+    let spec = &model.spec;
+    let total = spec.parameters() as f64;
+    assert!((total / 7_818_517_072.0 - 1.0).abs() < 0.005, "{total}");
+    let lm = spec.stacks().find(|s| s.generates()).unwrap();
+    assert_eq!((lm.layers, lm.kv_shared_layers), (35, 15));
+    // 20 caching layers × 2 key/value heads × 256 × 2 (key and value) × 2 bytes.
+    assert_eq!(lm.kv_cache_bytes_per_token(2), 20 * 2 * 256 * 2 * 2);
+    let audio = spec
+        .stacks()
+        .find(|s| matches!(s.input, crate::spec::Modality::Audio { .. }))
+        .unwrap();
+    assert_eq!(
+        (audio.layers, audio.hidden_size, audio.tokens_per_item(0)),
+        (12, 1536, 752)
+    );
+    assert!(spec
+        .conv_nets()
+        .any(|c| c.parameters == 294_126_912 && c.image_size == 768));
+    // An image encoder hwfit has no figures for is an error naming it.
+    let unknown = text.replace("mobilenetv5_300m_enc", "mobilenetv9_enc");
+    let err = serde_json::from_str::<HfConfig>(&unknown)
+        .unwrap()
+        .to_model(None)
+        .unwrap_err();
+    assert!(format!("{err}").contains("mobilenetv9_enc"), "{err}");
+}
