@@ -189,6 +189,8 @@ pub struct HfConfig {
     pub sscp_conv_channel_size: Option<Vec<u32>>,
     pub sscp_conv_kernel_size: Option<Vec<Vec<u32>>>,
     pub sscp_conv_stride_size: Option<Vec<Vec<u32>>>,
+    // DINOv3's ViT
+    pub use_gated_mlp: Option<bool>,
 }
 
 /// The `quantization_config` of a pre-quantized checkpoint (AWQ, GPTQ, FP8, MXFP4, bitsandbytes…).
@@ -414,6 +416,22 @@ impl HfConfig {
                 let image = self.image_size.unwrap_or(224);
                 let patch = need(self.patch_size, "patch_size", k)?;
                 (vec![vit(layers, hidden, heads, inter, image, patch).component()], 0)
+            }
+            "dinov3_vit" => {
+                // DINOv3's ViT: rotary positions (no position table), a class token and
+                // `num_register_tokens` registers before the patches, a gated MLP where the config
+                // says so (the larger variants).
+                let layers = need(self.num_hidden_layers, "num_hidden_layers", k)?;
+                let hidden = need(self.hidden_size, "hidden_size", k)?;
+                let heads = need(self.num_attention_heads, "num_attention_heads", k)?;
+                let inter = self.intermediate_size.unwrap_or(4 * hidden);
+                let image = self.image_size.unwrap_or(224);
+                let patch = need(self.patch_size, "patch_size", k)?;
+                let mut encoder = vit(layers, hidden, heads, inter, image, patch);
+                encoder.learned_positions = 0;
+                encoder.rotary = true;
+                encoder.gated_ffn = self.use_gated_mlp.unwrap_or(false);
+                (vec![encoder.component()], 0)
             }
             "whisper" => {
                 let d = need(self.d_model, "d_model", k)?;

@@ -465,6 +465,8 @@ mod tests {
         let found = Catalog::builtin().resolve("deepseek-ai/DeepSeek-R1").unwrap();
         assert_eq!(found.spec.name, "deepseek-ai/DeepSeek-V3");
         assert!(matches!(found.source, SpecSource::Catalog { .. }));
+        let magistral = Catalog::builtin().resolve("mistralai/Magistral-Small-2509").unwrap();
+        assert_eq!(magistral.spec.name, "mistralai/Mistral-Small-3.1-24B-Instruct-2503");
     }
 
     #[test]

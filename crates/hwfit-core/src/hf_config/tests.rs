@@ -286,3 +286,28 @@ fn gemma3n_reads_its_towers_per_layer_embeddings_and_shared_key_values() {
         .unwrap_err();
     assert!(format!("{err}").contains("mobilenetv9_enc"), "{err}");
 }
+
+/// DINOv3's ViT (`dinov3_vit`), from transformers 5.24's `DINOv3ViTConfig` defaults (ViT-S/16) and
+/// as ViT-L/16: 21,595,008 and 303,125,504 parameters built by `DINOv3ViTModel` on the meta device;
+/// the DINOv3 README gives "21M" and "300M". Rotary positions keep no position table.
+#[test]
+fn dinov3_vit_reads_as_a_rotary_vision_transformer() {
+    let small = serde_json::json!({
+        "model_type": "dinov3_vit", "architectures": ["DINOv3ViTModel"], "hidden_size": 384,
+        "intermediate_size": 1536, "num_hidden_layers": 12, "num_attention_heads": 6, "patch_size": 16,
+        "image_size": 224, "num_register_tokens": 0, "use_gated_mlp": false, "rope_theta": 100.0
+    });
+    let large = serde_json::json!({
+        "model_type": "dinov3_vit", "architectures": ["DINOv3ViTModel"], "hidden_size": 1024,
+        "intermediate_size": 4096, "num_hidden_layers": 24, "num_attention_heads": 16, "patch_size": 16,
+        "image_size": 224, "num_register_tokens": 4, "use_gated_mlp": false, "rope_theta": 100.0
+    });
+    for (config, built) in [(small, 21_595_008.0), (large, 303_125_504.0)] {
+        let model = HfConfig::deserialize_value(&config).unwrap().to_model(None).unwrap();
+        let p = model.spec.parameters() as f64;
+        assert!((p / built - 1.0).abs() < 0.02, "{p} vs {built}");
+        let encoder = model.spec.stacks().next().unwrap();
+        assert_eq!((encoder.learned_positions, encoder.rotary), (0, true));
+        assert_eq!(model.spec.family, crate::Family::Vision);
+    }
+}
