@@ -30,6 +30,9 @@ impl HfConfig {
             return match nested.as_str() {
                 "gemma3" => String::from("gemma3_text"),
                 "llama4" => String::from("llama4_text"),
+                // Qwen3-VL's language models are Qwen3's (query/key norms included).
+                "qwen3_vl_text" => String::from("qwen3"),
+                "qwen3_vl_moe_text" => String::from("qwen3_moe"),
                 "mllama_text_model" => String::from("llama"),
                 other => String::from(other),
             };

@@ -213,6 +213,11 @@ fn layer_operations_are_read_from_the_config_and_the_model_type() {
         let first = model.spec.stacks().next().unwrap().clone();
         first
     };
+    let stack_of = |name: &str| {
+        let model = Catalog::builtin().lookup(name).unwrap();
+        let generating = model.spec.stacks().find(|s| s.generates()).unwrap().clone();
+        generating
+    };
     let bert = stack("bert-base-uncased");
     assert_eq!(
         (bert.norm, bert.rotary, bert.qk_norm, bert.norms_per_layer),
@@ -229,6 +234,9 @@ fn layer_operations_are_read_from_the_config_and_the_model_type() {
     // Gemma 3 normalises before and after each block.
     let gemma3 = stack("google/gemma-3-1b-it");
     assert_eq!((gemma3.norms_per_layer, gemma3.qk_norm), (4, true));
+    // Qwen3-VL's language models are Qwen3's, query/key norms included.
+    assert!(stack_of("Qwen/Qwen3-VL-8B-Instruct").qk_norm);
+    assert!(stack_of("Qwen/Qwen3-VL-30B-A3B-Instruct").qk_norm);
     // gpt-oss's attention has learned sinks; no other model's does.
     assert!(stack("openai/gpt-oss-20b").attention_sinks);
     assert!(!llama.attention_sinks && !qwen3.attention_sinks);
