@@ -185,6 +185,30 @@ async fn the_page_with_webgpu() {
     wait_for(&c, "#drop-zone[data-loaded]").await;
     wait_for(&c, ".model-source[data-kind='hf_config']").await;
     assert!(text(&c, "#config-status").await.contains("whisper"));
+    // transformers writes Python's Infinity into some configs (Nemotron-H's time_step_limit): the
+    // page still reads them.
+    c.find(Locator::Id("clear-config"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let config = workspace().join("crates/hwfit-core/data/models/configs/nvidia__Nemotron-H-56B-Base-8K.json");
+    c.find(Locator::Id("config-file"))
+        .await
+        .unwrap()
+        .send_keys(config.to_str().unwrap())
+        .await
+        .unwrap();
+    let mut status = String::new();
+    for _ in 0..60 {
+        status = text(&c, "#config-status").await;
+        if status.contains("nemotron_h") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    assert!(status.contains("nemotron_h"), "{status}");
 
     // Measure: the benchmark runs and the predictions' source changes to the measured profile.
     c.find(Locator::Id("clear-config"))

@@ -11,6 +11,7 @@ Only the standard library is used (``urllib.request`` and ``json``).
 import http.client
 import ipaddress
 import json
+import math
 import os
 import re
 import socket
@@ -94,13 +95,28 @@ def _int_list(value: Optional[Any], field: str) -> Optional[List[Any]]:
 
 
 def _model_config(value: Optional[Any]) -> Optional[Any]:
-    """A Hugging Face ``config.json``: a mapping as is, or a path whose file is read."""
-    if value is None or isinstance(value, Mapping):
+    """A Hugging Face ``config.json``: a mapping, or a path whose file is read. ``transformers``
+    writes ``Infinity`` and ``NaN`` where a field holds one (Nemotron-H's ``time_step_limit``);
+    JSON has no such numbers, so they are sent as ``null``, as hwfit reads them."""
+    if value is None:
         return value
+    if isinstance(value, Mapping):
+        return _finite(value)
     if isinstance(value, (str, os.PathLike)):
         with open(value, encoding="utf-8") as f:
-            return json.load(f)
+            return _finite(json.load(f))
     raise TypeError(f"model_config must be a dict or the path of a config.json, not {type(value).__name__}")
+
+
+def _finite(value: Any) -> Any:
+    """``value`` with every infinite or NaN float replaced by ``None``."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, Mapping):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(v) for v in value]
+    return value
 
 
 def _compact(fields: Mapping[str, Any]) -> JsonDict:

@@ -820,6 +820,17 @@ class RequestShapeTests(unittest.TestCase):
         self.client.predict_performance("tiny-gpt2", model_config=config)
         self.assertEqual(self.recorder.last()["body"]["model_config"], config)
 
+    def test_model_config_infinities_are_sent_as_null(self) -> None:
+        # transformers writes Python's Infinity into config.json (Nemotron-H's time_step_limit).
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "config.json"
+            path.write_text('{"model_type": "nemotron_h", "time_step_limit": [0.0, Infinity], "x": NaN}')
+            self.client.predict_performance("nemotron", model_config=path)
+        self.assertEqual(
+            self.recorder.last()["body"]["model_config"],
+            {"model_type": "nemotron_h", "time_step_limit": [0.0, None], "x": None},
+        )
+
     def test_queries(self) -> None:
         self.client.list_models()
         self.assertEqual((self.recorder.last()["method"], self.recorder.last()["path"]), ("GET", "/models"))

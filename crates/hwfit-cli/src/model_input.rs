@@ -22,9 +22,7 @@ where
 
 /// Reads a `config.json` the user named.
 fn read_config(path: &Path) -> Result<serde_json::Value> {
-    parse_file(path, "model config", |text| {
-        serde_json::from_str::<serde_json::Value>(text)
-    })
+    parse_file(path, "model config", hwfit_core::parse_config_text)
 }
 
 /// Whether `name` names a JSON file rather than a model: an existing file ending in `.json`.

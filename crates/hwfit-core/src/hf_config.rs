@@ -97,6 +97,40 @@ pub struct HfConfig {
     pub attention_chunk_size: Option<u32>,
     pub layer_types: Option<Vec<String>>,
     pub full_attention_interval: Option<u32>,
+    // state mixers of hybrid models: Mamba-2 (Granite 4, Bamba, Falcon-H1; Nemotron-H's names)
+    // and Gated DeltaNet (Qwen3-Next)
+    pub mamba_n_heads: Option<u32>,
+    pub mamba_d_head: Option<u32>,
+    pub mamba_d_state: Option<u32>,
+    pub mamba_n_groups: Option<u32>,
+    pub mamba_d_conv: Option<u32>,
+    pub mamba_expand: Option<u32>,
+    pub mamba_num_heads: Option<u32>,
+    pub mamba_head_dim: Option<u32>,
+    pub ssm_state_size: Option<u32>,
+    pub n_groups: Option<u32>,
+    pub conv_kernel: Option<u32>,
+    pub linear_num_value_heads: Option<u32>,
+    pub linear_value_head_dim: Option<u32>,
+    pub linear_num_key_heads: Option<u32>,
+    pub linear_key_head_dim: Option<u32>,
+    pub linear_conv_kernel_dim: Option<u32>,
+    pub attn_layer_indices: Option<Vec<u32>>,
+    // Nemotron-H's blocks (one mixer or one feed-forward each) and LFM2's short convolutions
+    pub hybrid_override_pattern: Option<String>,
+    pub mamba_ssm_cache_dtype: Option<String>,
+    pub moe_shared_expert_intermediate_size: Option<u32>,
+    pub moe_latent_size: Option<u32>,
+    pub attention_head_dim: Option<u32>,
+    pub full_attn_idxs: Option<Vec<u32>>,
+    #[serde(rename = "conv_L_cache")]
+    pub conv_l_cache: Option<u32>,
+    pub conv_dim: Option<u32>,
+    pub block_ff_dim: Option<u32>,
+    pub block_auto_adjust_ff_dim: Option<bool>,
+    pub block_ffn_dim_multiplier: Option<f64>,
+    pub block_multiple_of: Option<u32>,
+    pub tie_embedding: Option<bool>,
     // per-layer embeddings (Gemma 3n)
     pub vocab_size_per_layer_input: Option<u32>,
     pub hidden_size_per_layer_input: Option<u32>,
@@ -249,6 +283,47 @@ fn need(value: Option<u32>, field: &str, model_type: &str) -> Result<u32, CoreEr
     }
 }
 
+/// Parses the text of a `config.json`. Python's `json` module (which `transformers` saves configs
+/// with) writes the non-standard numbers `NaN`, `Infinity` and `-Infinity` (Nemotron-H's
+/// `time_step_limit`); outside strings they read as `null`, as no cost depends on them.
+pub fn parse_config_text(text: &str) -> Result<serde_json::Value, CoreError> {
+    serde_json::from_str(&python_numbers_as_null(text)).map_err(|e| CoreError::InvalidConfig(format!("{e}")))
+}
+
+/// `text` with each `NaN`, `Infinity` and `-Infinity` outside a string replaced by `null`.
+fn python_numbers_as_null(text: &str) -> alloc::borrow::Cow<'_, str> {
+    const TOKENS: [&str; 3] = ["-Infinity", "Infinity", "NaN"];
+    if !TOKENS[1..].iter().any(|t| text.contains(t)) {
+        return alloc::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let (mut in_string, mut escaped) = (false, false);
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if !in_string {
+            if let Some(token) = TOKENS.iter().find(|t| rest.starts_with(**t)) {
+                out.push_str("null");
+                rest = &rest[token.len()..];
+                continue;
+            }
+        }
+        if in_string {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if c == '"' {
+                in_string = false;
+            }
+        } else if c == '"' {
+            in_string = true;
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    alloc::borrow::Cow::Owned(out)
+}
+
 impl HfConfig {
     /// Reads a `config.json` already parsed as JSON; a wrong type is an error naming the field.
     pub fn deserialize_value(value: &serde_json::Value) -> Result<Self, CoreError> {
@@ -370,6 +445,12 @@ impl HfConfig {
                 (parts, positions)
             }
             k if decoder::DECODERS.contains(&k) => (self.decoder(k)?, max_pos),
+            "falcon_h1" => {
+                // Read by the standard fields, its Mamba-2 half would go uncounted.
+                return Err(CoreError::InvalidConfig(String::from(
+                    "model_type 'falcon_h1' runs attention and Mamba-2 side by side in every layer, which hwfit does not read yet",
+                )));
+            }
             "t5" | "mt5" | "umt5" => {
                 let d = need(self.d_model, "d_model", k)?;
                 let ff = need(self.d_ff, "d_ff", k)?;
@@ -579,11 +660,25 @@ impl HfConfig {
             model_class: self.architectures.first().cloned(),
             ..ClassifierInput::default()
         });
-        let family = classification.builtin_family().unwrap_or(Family::TextGeneration);
-        let subfamily = classification
+        let mut family = classification.builtin_family().unwrap_or(Family::TextGeneration);
+        let mut subfamily = classification
             .builtin_subfamily()
             .filter(|s| s.family() == family)
             .unwrap_or(family.default_subfamily());
+        // A language model with a vision tower is a vision-language model, whatever its class is
+        // called (`Glm4vMoeForConditionalGeneration` reads like T5's sequence-to-sequence class).
+        let sees_images = components.iter().any(|c| match c {
+            Component::Transformer(t) => matches!(t.input, Modality::Image { .. }),
+            Component::Conv(_) => true,
+            Component::Dense { .. } => false,
+        });
+        let generates = components
+            .iter()
+            .any(|c| matches!(c, Component::Transformer(t) if t.generates()));
+        if family == Family::TextGeneration && sees_images && generates {
+            family = Family::Multimodal;
+            subfamily = crate::Subfamily::VisionLanguage;
+        }
         Ok(ResolvedModel {
             spec: ModelSpec {
                 name,

@@ -74,7 +74,7 @@ pub use device::{Device, DeviceCatalog, DeviceProfile, DeviceSpec, ResolvedFrom}
 pub use error::CoreError;
 pub use family::{Family, Subfamily};
 pub use hardware::HardwareType;
-pub use hf_config::HfConfig;
+pub use hf_config::{parse_config_text, HfConfig};
 pub use map::SortedMap;
 pub use measure::{
     calibrated_catalog_device, calibrated_device, measured_device, MeasuredIdentity, Measurement, SpecShares,
@@ -84,4 +84,6 @@ pub use perf::{PerfModel, PerfRequest, Prediction, PredictionSource, Runtime, Th
 pub use precision::Precision;
 pub use resources::{estimate_resources, MemoryBreakdown, ResourceInput, ResourceRequirements};
 pub use select::{candidates_from, select_hardware, Candidate, Selection, SelectionConfig, SelectionInput, TaskType};
-pub use spec::{Component, ConvNet, LatentAttention, Modality, ModelSpec, SlidingWindow, TransformerStack};
+pub use spec::{
+    Component, ConvNet, LatentAttention, MixerKind, Modality, ModelSpec, SlidingWindow, StateMixer, TransformerStack,
+};

@@ -283,7 +283,13 @@ pub fn estimate_resources(spec: &ModelSpec, req: &ResourceInput) -> Result<Resou
     } else if spec.is_generative() {
         let per_token = spec.kv_cache_bytes_per_token(act_bytes);
         let per_sequence = spec.kv_cache_bytes(u64::from(req.seq_length), act_bytes);
-        notes.push(if per_sequence == u64::from(req.seq_length) * per_token {
+        let state = spec.recurrent_state_bytes(act_bytes);
+        notes.push(if state > 0 {
+            format!(
+                "KV cache: batch {} × {per_sequence} bytes per sequence of {} tokens, of which {state} bytes are the fixed state of the recurrent layers (the attention layers cache {per_token} bytes per token)",
+                req.batch_size, req.seq_length
+            )
+        } else if per_sequence == u64::from(req.seq_length) * per_token {
             format!(
                 "KV cache: {} tokens × batch {} × {per_token} bytes per token",
                 req.seq_length, req.batch_size

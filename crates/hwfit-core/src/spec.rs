@@ -102,6 +102,22 @@ pub struct TransformerStack {
     /// (linear attention, state-space and convolution layers of hybrid models).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub recurrent_layers: u32,
+    /// The token mixer of the recurrent layers, where the config describes it (without one they
+    /// are counted as attention layers that cache nothing).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state_mixer: Option<StateMixer>,
+    /// Width of the latent the routed experts work in (Nemotron 3 Super's `moe_latent_size`: each
+    /// expert layer projects the residual stream down to it and back; 0: the residual width).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub expert_latent_size: u32,
+    /// Of `layers`, those with a token mixer and no feed-forward (Nemotron-H's block pattern has
+    /// fewer feed-forward blocks than mixer blocks).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub mixer_only_layers: u32,
+    /// Attention whose output is gated per value by a second query-sized projection (Qwen3-Next's
+    /// `q_proj` produces the queries and the gate).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub gated_attention: bool,
     /// The normalisation each layer runs (from the config: `rms_norm_eps` vs `layer_norm_eps`).
     #[serde(default, skip_serializing_if = "Norm::is_layer_norm")]
     pub norm: Norm,
@@ -196,6 +212,116 @@ pub struct SlidingWindow {
     pub layers: u32,
 }
 
+string_enum! {
+    /// The fixed-state token mixer of a hybrid model's recurrent layers.
+    pub enum MixerKind: "mixer kind" {
+        /// Mamba-2's selective state space (Granite 4, Falcon-H1, Nemotron-H, Bamba): the input
+        /// projection yields the gate, the inner stream, the B and C groups and a time step per head.
+        Mamba2 => "mamba2",
+        /// Gated DeltaNet linear attention (Qwen3-Next): queries, keys, values and an output gate,
+        /// a decay and a write strength per value head.
+        GatedDeltaNet => "gated_delta_net",
+        /// A gated short convolution (LFM2): the input projection yields two gates and the stream,
+        /// a depthwise filter of a few taps mixes along time; no state beyond the filter's inputs.
+        ShortConv => "short_conv",
+    }
+}
+
+/// The token mixer of a hybrid stack's recurrent layers, by the widths its config states. Both
+/// kinds project the residual stream to an inner stream of `heads × head_dim` values (and as many
+/// again for the output gate) and to queries and keys of `key_groups × key_dim` (Mamba-2: the C and
+/// B groups of `d_state`), convolve the inner stream, queries and keys along time with a
+/// `conv_kernel`-tap filter, keep a `head_dim × key_dim` state per head, and project the inner
+/// stream back to the residual width.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct StateMixer {
+    /// Which mixer.
+    pub kind: MixerKind,
+    /// Heads of the inner stream (Mamba-2's `mamba_n_heads`; DeltaNet's value heads).
+    pub heads: u32,
+    /// Width of one head of the inner stream.
+    pub head_dim: u32,
+    /// Query/key groups (Mamba-2's `n_groups`; DeltaNet's key heads).
+    pub key_groups: u32,
+    /// Width of one group's queries and keys (Mamba-2's state size; DeltaNet's key head width).
+    pub key_dim: u32,
+    /// Taps of the causal convolution along time.
+    pub conv_kernel: u32,
+    /// The heads' state is kept in fp32 whatever the model's precision (Nemotron 3's
+    /// `mamba_ssm_cache_dtype`).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub fp32_state: bool,
+}
+
+impl StateMixer {
+    fn inner(&self) -> u64 {
+        u64::from(self.heads) * u64::from(self.head_dim)
+    }
+
+    fn keys(&self) -> u64 {
+        u64::from(self.key_groups) * u64::from(self.key_dim)
+    }
+
+    /// Outputs of the input projection: the gate and the inner stream, queries and keys, and the
+    /// per-head scalars (Mamba-2: a time step; DeltaNet: a decay and a write strength); the short
+    /// convolution's two gates and stream.
+    fn input_width(&self) -> u64 {
+        let heads = u64::from(self.heads);
+        match self.kind {
+            MixerKind::Mamba2 => 2 * self.inner() + 2 * self.keys() + heads,
+            MixerKind::GatedDeltaNet => 2 * self.inner() + 2 * self.keys() + 2 * heads,
+            MixerKind::ShortConv => 3 * self.inner(),
+        }
+    }
+
+    /// Channels the convolution filters: the inner stream, queries and keys.
+    fn conv_channels(&self) -> u64 {
+        self.inner() + 2 * self.keys()
+    }
+
+    /// Values of the per-head state (none for the short convolution).
+    fn head_state_values(&self) -> u64 {
+        u64::from(self.heads) * u64::from(self.head_dim) * u64::from(self.key_dim)
+    }
+
+    /// Parameters of one layer's mixer: the input projection, the convolution filter and the
+    /// output projection (per-head constants, biases and the norm, under 0.1 %, are left out as for
+    /// attention).
+    #[must_use]
+    pub fn parameters_per_layer(&self, hidden_size: u32) -> u64 {
+        let h = u64::from(hidden_size);
+        h * self.input_width() + self.conv_channels() * u64::from(self.conv_kernel) + self.inner() * h
+    }
+
+    /// Values one sequence keeps per layer, whatever its length: each head's `head_dim × key_dim`
+    /// state and the convolution's last `conv_kernel − 1` inputs.
+    #[must_use]
+    pub fn state_values_per_layer(&self) -> u64 {
+        self.head_state_values() + self.conv_values()
+    }
+
+    fn conv_values(&self) -> u64 {
+        self.conv_channels() * u64::from(self.conv_kernel.saturating_sub(1))
+    }
+
+    /// Bytes one sequence keeps per layer with values of `bytes_per_value` (the heads' state at 4
+    /// where the model keeps it in fp32).
+    #[must_use]
+    pub fn state_bytes_per_layer(&self, bytes_per_value: u64) -> u64 {
+        let head_bytes = if self.fp32_state { 4 } else { bytes_per_value };
+        self.head_state_values() * head_bytes + self.conv_values() * bytes_per_value
+    }
+
+    /// FLOPs per token of one layer beyond its projections: the convolution, and updating and
+    /// reading the state (a multiply-accumulate per state value each).
+    #[must_use]
+    pub fn scan_flops_per_token(&self) -> u64 {
+        4 * self.head_state_values() + 2 * self.conv_channels() * u64::from(self.conv_kernel)
+    }
+}
+
 /// A convolutional network described by its published figures.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
@@ -285,7 +411,8 @@ impl TransformerStack {
             return q + kv_down + kv_up + out;
         }
         let kv = u64::from(self.kv_heads) * u64::from(self.head_dim);
-        let one = 2 * h * heads * u64::from(self.head_dim) + 2 * h * kv;
+        let query_sized = if self.gated_attention { 3 } else { 2 };
+        let one = query_sized * h * heads * u64::from(self.head_dim) + 2 * h * kv;
         if self.role == StackRole::CrossDecoder {
             2 * one
         } else {
@@ -301,17 +428,28 @@ impl TransformerStack {
         }
     }
 
-    /// Feed-forward parameters of one expert in one layer (the whole feed-forward of a dense layer).
+    /// Feed-forward parameters of one expert in one layer (the whole feed-forward of a dense layer);
+    /// latent experts read and write the latent width instead of the residual one.
     #[must_use]
     pub fn ffn_parameters_per_expert(&self) -> u64 {
-        self.ffn_matrices() * u64::from(self.hidden_size) * u64::from(self.intermediate_size)
+        let width = match self.expert_latent_size {
+            0 => self.hidden_size,
+            latent => latent,
+        };
+        self.ffn_matrices() * u64::from(width) * u64::from(self.intermediate_size)
+    }
+
+    /// Layers with a feed-forward (all but the mixer-only ones).
+    #[must_use]
+    pub fn ffn_layers(&self) -> u32 {
+        self.layers.saturating_sub(self.mixer_only_layers)
     }
 
     /// Layers whose feed-forward is a mixture of experts (0 for dense stacks).
     #[must_use]
     pub fn moe_layers(&self) -> u32 {
         if self.experts > 1 {
-            self.layers.saturating_sub(self.dense_layers)
+            self.ffn_layers().saturating_sub(self.dense_layers)
         } else {
             0
         }
@@ -322,12 +460,13 @@ impl TransformerStack {
     fn always_active_ffn_parameters(&self) -> u64 {
         let h = u64::from(self.hidden_size);
         if self.experts <= 1 {
-            return u64::from(self.layers) * self.ffn_parameters_per_expert();
+            return u64::from(self.ffn_layers()) * self.ffn_parameters_per_expert();
         }
         let dense = u64::from(self.dense_layers) * self.ffn_matrices() * h * u64::from(self.dense_intermediate_size);
         let shared = u64::from(self.moe_layers()) * self.ffn_matrices() * h * u64::from(self.shared_expert_size);
         let router = u64::from(self.moe_layers()) * h * u64::from(self.experts);
-        dense + shared + router
+        let latent = u64::from(self.moe_layers()) * 2 * h * u64::from(self.expert_latent_size);
+        dense + shared + router + latent
     }
 
     /// Parameters of the routed experts, over all layers.
@@ -353,12 +492,32 @@ impl TransformerStack {
         vocab + output + u64::from(self.learned_positions) * h + patches
     }
 
-    /// Parameters of every layer's attention: the key/value-sharing layers have no key and value
-    /// projections.
+    /// Parameters of every layer's token mixer: attention (the key/value-sharing layers have no key
+    /// and value projections) or, in the recurrent layers of a hybrid stack, its state mixer.
     fn attention_parameters(&self) -> u64 {
         let kv_projections = 2 * u64::from(self.hidden_size) * u64::from(self.kv_heads) * u64::from(self.head_dim);
-        (u64::from(self.layers) * self.attention_parameters_per_layer())
+        let (mixer_layers, mixers) = self.described_mixer().map_or((0, 0), |(layers, m)| {
+            (layers, layers * m.parameters_per_layer(self.hidden_size))
+        });
+        ((u64::from(self.layers) - mixer_layers) * self.attention_parameters_per_layer())
             .saturating_sub(u64::from(self.kv_shared_layers) * kv_projections)
+            + mixers
+    }
+
+    /// Recurrent layers whose state mixer is described, with it.
+    fn described_mixer(&self) -> Option<(u64, StateMixer)> {
+        self.state_mixer
+            .map(|m| (u64::from(self.recurrent_layers.min(self.layers)), m))
+    }
+
+    /// Bytes of the fixed state one sequence keeps in the recurrent layers (decoders only; none
+    /// without a described mixer).
+    #[must_use]
+    pub fn recurrent_state_bytes(&self, bytes_per_value: u64) -> u64 {
+        match (self.role, self.described_mixer()) {
+            (StackRole::Encoder, _) | (_, None) => 0,
+            (_, Some((layers, m))) => layers * m.state_bytes_per_layer(bytes_per_value),
+        }
     }
 
     /// All parameters (norms and biases, under 0.5 % for every catalog model, are left out).
@@ -504,7 +663,10 @@ impl TransformerStack {
         } else {
             0
         };
-        2 * self.active_layer_parameters() + attention + logits
+        let scan = self
+            .described_mixer()
+            .map_or(0, |(layers, m)| layers * m.scan_flops_per_token());
+        2 * self.active_layer_parameters() + attention + scan + logits
     }
 
     /// Values one layer caches per token: a key and a value per key/value head, or the latent and
@@ -531,14 +693,15 @@ impl TransformerStack {
 
     /// Key and value bytes one sequence of `tokens` caches: local layers keep only their window;
     /// key/value-sharing layers keep nothing (they share local and global layers in the stack's
-    /// proportion, as Gemma 3n's repeating pattern does).
+    /// proportion, as Gemma 3n's repeating pattern does); recurrent layers keep their fixed state.
     #[must_use]
     pub fn kv_cache_bytes(&self, tokens: u64, bytes_per_value: u64) -> u64 {
         let all = self.attended_tokens(tokens) * self.kv_values_per_token_per_layer() * bytes_per_value;
-        match self.attention_layers() {
+        let kv = match self.attention_layers() {
             0 => 0,
             layers => all * u64::from(self.caching_layers()) / u64::from(layers),
-        }
+        };
+        kv + self.recurrent_state_bytes(bytes_per_value)
     }
 
     /// Activation bytes per token of one layer kept for the backward pass (Korthikanti et al. 2022,
@@ -700,10 +863,18 @@ impl ModelSpec {
             .sum()
     }
 
-    /// KV-cache bytes of one sequence of `tokens` (local-attention layers keep only their window).
+    /// KV-cache bytes of one sequence of `tokens` (local-attention layers keep only their window;
+    /// recurrent layers their fixed state).
     #[must_use]
     pub fn kv_cache_bytes(&self, tokens: u64, bytes_per_value: u64) -> u64 {
         self.stacks().map(|t| t.kv_cache_bytes(tokens, bytes_per_value)).sum()
+    }
+
+    /// Bytes of the fixed state one sequence keeps in recurrent layers (hybrid models), over all
+    /// stacks.
+    #[must_use]
+    pub fn recurrent_state_bytes(&self, bytes_per_value: u64) -> u64 {
+        self.stacks().map(|t| t.recurrent_state_bytes(bytes_per_value)).sum()
     }
 
     /// Parameters a token passes through: each stack's active layers (mixture of experts: the shared

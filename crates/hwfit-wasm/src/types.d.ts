@@ -864,6 +864,8 @@ export interface MemoryOption {
     memoryGb: number;
 }
 
+export type MixerKind = "mamba2" | "gated_delta_net" | "short_conv";
+
 /** What feeds a transformer stack, which fixes its token count per item. */
 export type Modality = {
     kind: "text";
@@ -935,6 +937,11 @@ export interface ModelDetail {
     name: string;
     /** Parameters, computed from the architecture. */
     parameters: number;
+    /**
+     * Fixed state one sequence keeps in the recurrent layers of a hybrid model at fp16, bytes,
+     * whatever its length (0 for models without them).
+     */
+    recurrentStateBytesFp16?: number;
     /** Where the architecture comes from. */
     source: SpecSource;
     /** Subfamily. */
@@ -1622,6 +1629,34 @@ export type StackRole = "encoder" | "decoder" | "cross_decoder";
 
 export type StarterRuntime = "pytorch" | "transformers.js" | "onnxruntime-web";
 
+/**
+ * The token mixer of a hybrid stack's recurrent layers, by the widths its config states. Both
+ * kinds project the residual stream to an inner stream of `heads × head_dim` values (and as many
+ * again for the output gate) and to queries and keys of `key_groups × key_dim` (Mamba-2: the C and
+ * B groups of `d_state`), convolve the inner stream, queries and keys along time with a
+ * `conv_kernel`-tap filter, keep a `head_dim × key_dim` state per head, and project the inner
+ * stream back to the residual width.
+ */
+export interface StateMixer {
+    /** Taps of the causal convolution along time. */
+    convKernel: number;
+    /**
+     * The heads' state is kept in fp32 whatever the model's precision (Nemotron 3's
+     * `mamba_ssm_cache_dtype`).
+     */
+    fp32State?: boolean;
+    /** Width of one head of the inner stream. */
+    headDim: number;
+    /** Heads of the inner stream (Mamba-2's `mamba_n_heads`; DeltaNet's value heads). */
+    heads: number;
+    /** Width of one group's queries and keys (Mamba-2's state size; DeltaNet's key head width). */
+    keyDim: number;
+    /** Query/key groups (Mamba-2's `n_groups`; DeltaNet's key heads). */
+    keyGroups: number;
+    /** Which mixer. */
+    kind: MixerKind;
+}
+
 export type Strategy = "DDP" | "ZeRO-1" | "ZeRO-2" | "FSDP";
 
 export type Subfamily = "masked_lm" | "sentence_transformer" | "token_classifier" | "text_classifier" | "causal_lm" | "seq2seq" | "chat_model" | "image_classifier" | "object_detector" | "segmentation" | "depth_estimation" | "speech_recognition" | "audio_classifier" | "text_to_speech" | "vision_language" | "image_text_encoder" | "document_qa";
@@ -1723,8 +1758,18 @@ export interface TransformerStack {
     denseIntermediateSize?: number;
     /** Of `layers`, those with one dense feed-forward instead of experts (mixture-of-experts stacks). */
     denseLayers?: number;
+    /**
+     * Width of the latent the routed experts work in (Nemotron 3 Super's `moe_latent_size`: each
+     * expert layer projects the residual stream down to it and back; 0: the residual width).
+     */
+    expertLatentSize?: number;
     /** Feed-forward experts per layer (1 for dense models). */
     experts: number;
+    /**
+     * Attention whose output is gated per value by a second query-sized projection (Qwen3-Next's
+     * `q_proj` produces the queries and the gate).
+     */
+    gatedAttention?: boolean;
     /** Gated feed-forward (SwiGLU/GeGLU: three matrices instead of two). */
     gatedFfn: boolean;
     /** Width of one head. */
@@ -1749,6 +1794,11 @@ export interface TransformerStack {
     layers: number;
     /** Learned absolute position embeddings (0 for rotary/relative positions). */
     learnedPositions: number;
+    /**
+     * Of `layers`, those with a token mixer and no feed-forward (Nemotron-H's block pattern has
+     * fewer feed-forward blocks than mixer blocks).
+     */
+    mixerOnlyLayers?: number;
     /** The normalisation each layer runs (from the config: `rms_norm_eps` vs `layer_norm_eps`). */
     norm?: Norm;
     /** Normalisations per layer besides any query/key norms (2; Gemma 2/3 wrap each block: 4). */
@@ -1771,6 +1821,11 @@ export interface TransformerStack {
     sharedExpertSize?: number;
     /** Local (sliding-window or chunked) attention on some of the layers. */
     slidingWindow?: SlidingWindow | null;
+    /**
+     * The token mixer of the recurrent layers, where the config describes it (without one they
+     * are counted as attention layers that cache nothing).
+     */
+    stateMixer?: StateMixer | null;
     /** Whether the output projection reuses the input embedding (only matters for generating stacks). */
     tiedEmbeddings: boolean;
     /** Token-embedding rows owned by this stack (0 when shared with another stack or absent). */

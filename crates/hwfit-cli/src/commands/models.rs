@@ -37,6 +37,12 @@ fn print_detail(d: &ModelDetail) -> Result<()> {
             d.kv_cache_bytes_per_token_fp16 / 1024
         ));
     }
+    if d.recurrent_state_bytes_fp16 > 0 {
+        output::text(&format!(
+            "recurrent state per sequence (fp16): {:.1} MiB, whatever its length",
+            d.recurrent_state_bytes_fp16 as f64 / (1024.0 * 1024.0)
+        ));
+    }
     output::text(&format!("source: {}", serde_json::to_string(&d.source)?));
     output::json(&d.components)
 }

@@ -81,6 +81,15 @@ pub struct ModelDetail {
     pub flops_sequence_length: u32,
     /// KV cache per token at fp16, bytes (0 for models that generate no text).
     pub kv_cache_bytes_per_token_fp16: u64,
+    /// Fixed state one sequence keeps in the recurrent layers of a hybrid model at fp16, bytes,
+    /// whatever its length (0 for models without them).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub recurrent_state_bytes_fp16: u64,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)]
+fn is_zero(v: &u64) -> bool {
+    *v == 0
 }
 
 /// Estimate the resources a model needs (`POST /resources`).
@@ -208,6 +217,7 @@ impl Hwfit {
             flops_per_item: spec.flops_per_item(seq),
             flops_sequence_length: seq,
             kv_cache_bytes_per_token_fp16: spec.kv_cache_bytes_per_token(2),
+            recurrent_state_bytes_fp16: spec.recurrent_state_bytes(2),
             name: spec.name,
             family: spec.family,
             subfamily: spec.subfamily,

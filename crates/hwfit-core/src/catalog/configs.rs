@@ -27,8 +27,8 @@ pub(super) const CONFIG_MODELS: &[ConfigModel] = include!(concat!(env!("OUT_DIR"
 impl ConfigModel {
     /// The catalog entry built from the config.
     pub(super) fn entry(&self) -> Result<CatalogEntry, CoreError> {
-        let value: serde_json::Value =
-            serde_json::from_str(self.json).map_err(|e| CoreError::InvalidConfig(format!("{}: {e}", self.id)))?;
+        let value = crate::hf_config::parse_config_text(self.json)
+            .map_err(|e| CoreError::InvalidConfig(format!("{}: {e}", self.id)))?;
         let (components, max_positions) = HfConfig::deserialize_value(&value)?.spec_parts()?;
         let subfamily: Subfamily = self.subfamily.parse()?;
         let reference: &'static str = self.source;
@@ -150,6 +150,25 @@ mod tests {
         let gemma = spec("gemma-3-1b-it");
         let s = gemma.generating_stack().unwrap();
         assert_eq!(s.sliding_window.map(|w| (w.window, w.layers)), Some((512, 26 - 26 / 6)));
+    }
+
+    #[test]
+    fn linear_attention_layers_count_their_mixer_and_keep_a_fixed_state() {
+        // Qwen3-Next-80B-A3B: 36 Gated DeltaNet layers and 12 gated full-attention layers.
+        // transformers 5.24 builds 79,674,391,296 parameters from this config (on the meta device);
+        // the difference is the norms and per-head constants hwfit leaves out.
+        let next = spec("Qwen/Qwen3-Next-80B-A3B-Instruct");
+        let off = next.parameters().abs_diff(79_674_391_296);
+        assert!(off < 400_000, "{}", next.parameters());
+        let s = next.generating_stack().unwrap();
+        assert_eq!(s.recurrent_layers, 36);
+        // Only the 12 attention layers cache keys and values: 2 heads of 256, keys and values.
+        assert_eq!(next.kv_cache_bytes_per_token(2), 12 * 2 * 2 * 256 * 2);
+        // Each DeltaNet layer keeps 32 value heads × 128 × 128 and the convolution's last 3 inputs
+        // of 2 × 2048 + 4096 channels, however long the sequence.
+        let state = 36 * (32 * 128 * 128 + 3 * 8192) * 2;
+        assert_eq!(next.recurrent_state_bytes(2), state);
+        assert_eq!(next.kv_cache_bytes(1000, 2), 1000 * 12 * 2 * 2 * 256 * 2 + state);
     }
 
     #[test]

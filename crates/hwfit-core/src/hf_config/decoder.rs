@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 
 use super::{need, HfConfig};
 use crate::catalog::build::{llama, stack};
-use crate::spec::{LatentAttention, Modality, Norm, SlidingWindow, StackRole, TransformerStack};
+use crate::spec::{LatentAttention, MixerKind, Modality, Norm, SlidingWindow, StackRole, StateMixer, TransformerStack};
 use crate::CoreError;
 
 /// Model types whose decoder ties its output projection to the input embedding unless told.
@@ -19,6 +19,7 @@ const TIED_BY_DEFAULT: &[&str] = &[
     "gemma3n",
     "gemma3n_text",
     "smollm3",
+    "lfm2",
 ];
 
 /// The defaults of a transformers config class, which its `config.json` may leave out: Gemma 3's
@@ -71,18 +72,47 @@ const QK_NORMED: &[&str] = &[
     "gemma3_text",
     "gemma3n",
     "gemma3n_text",
+    "lfm2",
 ];
 
 /// Model types that normalise before and after each attention and feed-forward block (four norms
 /// a layer: Gemma 2 and 3's `pre_`/`post_feedforward_layernorm`).
 const FOUR_NORMS: &[&str] = &["gemma2", "gemma3", "gemma3_text", "gemma3n", "gemma3n_text"];
 
+/// Model types whose attention output is gated by a second query-sized projection (Qwen3-Next's
+/// `q_proj` is twice as wide; no config field says so).
+const OUTPUT_GATED: &[&str] = &["qwen3_next"];
+
+/// Model types whose dense feed-forward is the shared expert's (Granite 4's `shared_mlp` runs
+/// with `shared_intermediate_size` when it has no experts; its `intermediate_size` is the
+/// experts' width).
+const SHARED_MLP_ONLY: &[&str] = &["granitemoehybrid"];
+
 /// Model types whose attention has learned sinks (`sinks` in their `transformers` modelling code;
 /// no config field says so).
 const SINKED: &[&str] = &["gpt_oss"];
 
 /// Model types whose feed-forward is a plain two-matrix MLP (GELU), not a gated one.
-const UNGATED: &[&str] = &["phi", "gpt_neox", "starcoder2", "falcon", "gpt_bigcode", "gptj"];
+const UNGATED: &[&str] = &[
+    "phi",
+    "gpt_neox",
+    "starcoder2",
+    "falcon",
+    "gpt_bigcode",
+    "gptj",
+    "nemotron_h",
+];
+
+/// Nemotron-H's blocks by kind.
+#[derive(Debug, Clone, Copy)]
+struct Blocks {
+    mamba: u32,
+    attention: u32,
+    /// Dense feed-forwards (`-`).
+    feed_forward: u32,
+    /// Mixtures of experts (`E`).
+    experts: u32,
+}
 
 /// How the experts of a mixture-of-experts decoder are laid out.
 struct Experts {
@@ -128,17 +158,31 @@ impl HfConfig {
 
     /// A decoder-only language model from the fields the config states.
     fn decoder_stack_stated(&self, kind: &str) -> Result<TransformerStack, CoreError> {
-        let layers = need(self.num_hidden_layers, "num_hidden_layers", kind)?;
+        let stated_layers = need(self.num_hidden_layers, "num_hidden_layers", kind)?;
+        let blocks = self.blocks(kind, stated_layers)?;
+        // A stack layer is a token mixer and its feed-forward; Nemotron-H's blocks hold one each.
+        let layers = blocks.map_or(stated_layers, |b| b.mamba + b.attention);
         let hidden = need(self.hidden_size, "hidden_size", kind)?;
         let heads = need(self.num_attention_heads, "num_attention_heads", kind)?;
         let vocab = need(self.vocab_size, "vocab_size", kind)?;
-        let experts = self.experts(kind, layers)?;
+        // Under a block pattern, only `E` blocks hold experts.
+        let experts = match blocks {
+            Some(b) if b.experts == 0 => None,
+            Some(_) => Some(
+                self.experts(kind, layers)?
+                    .ok_or_else(|| missing("n_routed_experts", kind))?,
+            ),
+            None => self.experts(kind, layers)?,
+        };
         let inter = match &experts {
             Some(e) => e.size,
-            None => need(self.intermediate_size, "intermediate_size", kind)?,
+            None => self.dense_ffn_width(kind)?,
         };
         let kv = self.num_key_value_heads.unwrap_or(heads);
-        let tied = self.tie_word_embeddings.unwrap_or(TIED_BY_DEFAULT.contains(&kind));
+        let tied = self
+            .tie_word_embeddings
+            .or(self.tie_embedding)
+            .unwrap_or(TIED_BY_DEFAULT.contains(&kind));
         let mut s = if UNGATED.contains(&kind) {
             stack(StackRole::Decoder, Modality::Text, layers, hidden, heads, inter)
                 .kv(kv)
@@ -146,7 +190,7 @@ impl HfConfig {
         } else {
             llama(layers, hidden, heads, kv, inter, vocab, tied)
         };
-        if let Some(hd) = self.head_dim.filter(|&d| d > 0) {
+        if let Some(hd) = self.head_dim.or(self.attention_head_dim).filter(|&d| d > 0) {
             s = s.head_dim(hd);
         }
         if let Some(e) = experts {
@@ -154,6 +198,7 @@ impl HfConfig {
             s.shared_expert_size = e.shared_size;
             s.dense_layers = e.dense_layers;
             s.dense_intermediate_size = e.dense_size;
+            s.expert_latent_size = self.moe_latent_size.unwrap_or(0);
         }
         if let Some(rank) = self.kv_lora_rank.filter(|&r| r > 0) {
             let m = LatentAttention {
@@ -168,7 +213,25 @@ impl HfConfig {
         }
         self.layer_operations(kind, &mut s);
         s.sliding_window = self.local_attention(kind, layers);
-        s.recurrent_layers = self.recurrent_layers(layers);
+        s.recurrent_layers = match blocks {
+            Some(b) => b.mamba,
+            None => self.recurrent_layers(layers),
+        };
+        if let Some(b) = blocks {
+            s.mixer_only_layers = layers - b.feed_forward - b.experts;
+            if b.experts > 0 {
+                // Feed-forward blocks among expert blocks are dense layers.
+                s.dense_layers = b.feed_forward;
+                s.dense_intermediate_size = if b.feed_forward > 0 {
+                    self.intermediate_size.unwrap_or(0)
+                } else {
+                    0
+                };
+            }
+        }
+        if s.recurrent_layers > 0 {
+            s.state_mixer = self.state_mixer(kind, hidden)?;
+        }
         if self.use_bidirectional_attention == Some(true) {
             // EmbeddingGemma: a decoder's layers run as a bidirectional encoder, no output head.
             s.role = StackRole::Encoder;
@@ -206,6 +269,11 @@ impl HfConfig {
             s.norms_per_layer = 4;
         }
         s.attention_sinks = SINKED.contains(&kind);
+        s.gated_attention = OUTPUT_GATED.contains(&kind);
+        if self.position_embedding_type.as_deref() == Some("nope") {
+            // Granite 4's hybrids: no position encoding at all (the Mamba layers order the tokens).
+            s.rotary = false;
+        }
         s.kv_shared_layers = self.num_kv_shared_layers.unwrap_or(0).min(s.layers);
     }
 
@@ -230,7 +298,11 @@ impl HfConfig {
             .moe_intermediate_size
             .or(self.intermediate_size)
             .ok_or_else(|| missing("moe_intermediate_size", kind))?;
-        let shared_size = if let Some(width) = self.shared_expert_intermediate_size.or(self.shared_intermediate_size) {
+        let shared_size = if let Some(width) = self
+            .shared_expert_intermediate_size
+            .or(self.shared_intermediate_size)
+            .or(self.moe_shared_expert_intermediate_size)
+        {
             width
         } else if let Some(n) = self.n_shared_experts.or(self.moe_num_shared_experts) {
             n * size
@@ -322,12 +394,17 @@ impl HfConfig {
     }
 
     /// Layers whose `layer_types` entry names a fixed-state mixer (Qwen3-Next's linear attention,
-    /// Granite 4's and Falcon-H1's Mamba layers, LFM2's convolutions); without a list, Qwen3-Next's
-    /// `full_attention_interval` (one full-attention layer in that many).
+    /// Granite 4's Mamba layers, LFM2's convolutions); without a list, Qwen3-Next's
+    /// `full_attention_interval` (one full-attention layer in that many), Bamba's
+    /// `attn_layer_indices` or LFM2's `full_attn_idxs` (the attention layers; the others are
+    /// recurrent).
     fn recurrent_layers(&self, layers: u32) -> u32 {
         if self.layer_types.as_deref().is_none_or(<[String]>::is_empty) {
             if let Some(interval) = self.full_attention_interval.filter(|&i| i > 1) {
                 return layers - layers / interval;
+            }
+            if let Some(attention) = self.attn_layer_indices.as_deref().or(self.full_attn_idxs.as_deref()) {
+                return layers.saturating_sub(attention.len() as u32);
             }
         }
         let count = self.layer_types.as_deref().unwrap_or(&[]).iter().filter(|t| {
@@ -337,6 +414,142 @@ impl HfConfig {
             )
         });
         (count.count() as u32).min(layers)
+    }
+
+    /// The width of a dense feed-forward: `intermediate_size`, except where a family states it
+    /// otherwise — Granite 4's `shared_intermediate_size` (its `shared_mlp` is the only
+    /// feed-forward of a model without experts) and LFM2's `block_ff_dim` adjusted as its modelling
+    /// code adjusts it (two thirds, times `block_ffn_dim_multiplier`, rounded up to a multiple of
+    /// `block_multiple_of`).
+    fn dense_ffn_width(&self, kind: &str) -> Result<u32, CoreError> {
+        if SHARED_MLP_ONLY.contains(&kind) {
+            return need(
+                self.shared_intermediate_size.or(self.intermediate_size),
+                "shared_intermediate_size",
+                kind,
+            );
+        }
+        let stated = need(self.intermediate_size.or(self.block_ff_dim), "intermediate_size", kind)?;
+        if self.block_auto_adjust_ff_dim != Some(true) {
+            return Ok(stated);
+        }
+        let mut width = 2 * u64::from(stated) / 3;
+        if let Some(m) = self.block_ffn_dim_multiplier.filter(|m| m.is_finite() && *m > 0.0) {
+            #[allow(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                clippy::cast_precision_loss,
+                reason = "a positive width, truncated as Python's int() truncates"
+            )]
+            let scaled = (m * width as f64) as u64;
+            width = scaled;
+        }
+        let multiple = u64::from(self.block_multiple_of.unwrap_or(1).max(1));
+        u32::try_from(width.div_ceil(multiple) * multiple).map_err(|_| {
+            CoreError::InvalidConfig(alloc::format!(
+                "the feed-forward width of model_type '{kind}' is out of range"
+            ))
+        })
+    }
+
+    /// Nemotron-H's blocks (Nemotron 3), each one Mamba-2 mixer (`M`), attention (`*`), feed-forward (`-`) or
+    /// mixture of experts (`E`), from `hybrid_override_pattern` or the `layer_types` transformers
+    /// writes for it. None for models whose every layer has a mixer and a feed-forward.
+    fn blocks(&self, kind: &str, stated_layers: u32) -> Result<Option<Blocks>, CoreError> {
+        let symbols: Vec<char> = if let Some(pattern) = self.hybrid_override_pattern.as_deref() {
+            pattern.chars().collect()
+        } else if kind == "nemotron_h" {
+            let types = self
+                .layer_types
+                .as_deref()
+                .ok_or_else(|| missing("hybrid_override_pattern", kind))?;
+            types
+                .iter()
+                .map(|t| match t.as_str() {
+                    "mamba" | "linear_attention" => 'M',
+                    "attention" | "full_attention" => '*',
+                    "mlp" => '-',
+                    "moe" => 'E',
+                    _ => '?',
+                })
+                .collect()
+        } else {
+            return Ok(None);
+        };
+        let invalid = |what: String| CoreError::InvalidConfig(alloc::format!("model_type '{kind}': {what}"));
+        if let Some(other) = symbols.iter().find(|c| !matches!(c, 'M' | '*' | '-' | 'E')) {
+            return Err(invalid(alloc::format!(
+                "block '{other}' is none of Mamba (M), attention (*), feed-forward (-) or experts (E)"
+            )));
+        }
+        let count = |c: char| symbols.iter().filter(|&&s| s == c).count() as u32;
+        if symbols.len() != stated_layers as usize {
+            return Err(invalid(alloc::format!(
+                "the block pattern has {} blocks but num_hidden_layers is {stated_layers}",
+                symbols.len()
+            )));
+        }
+        let b = Blocks {
+            mamba: count('M'),
+            attention: count('*'),
+            feed_forward: count('-'),
+            experts: count('E'),
+        };
+        if b.feed_forward + b.experts > b.mamba + b.attention {
+            return Err(invalid(alloc::format!(
+                "{} feed-forward and expert blocks for {} mixer blocks (hwfit pairs each with a mixer)",
+                b.feed_forward + b.experts,
+                b.mamba + b.attention
+            )));
+        }
+        Ok(Some(b))
+    }
+
+    /// The token mixer of a hybrid decoder's recurrent layers, by the fields its family names them
+    /// with: Mamba-2 (`mamba_*`: Granite 4, Bamba; Nemotron-H's `mamba_num_heads`,
+    /// `ssm_state_size`…), Gated DeltaNet (`linear_*`: Qwen3-Next) or LFM2's short convolution
+    /// (`conv_L_cache`). None where the config describes none (the layers then count as attention
+    /// layers that cache nothing).
+    fn state_mixer(&self, kind: &str, hidden: u32) -> Result<Option<StateMixer>, CoreError> {
+        if let Some(heads) = self.linear_num_value_heads {
+            return Ok(Some(StateMixer {
+                kind: MixerKind::GatedDeltaNet,
+                heads,
+                head_dim: need(self.linear_value_head_dim, "linear_value_head_dim", kind)?,
+                key_groups: need(self.linear_num_key_heads, "linear_num_key_heads", kind)?,
+                key_dim: need(self.linear_key_head_dim, "linear_key_head_dim", kind)?,
+                conv_kernel: self.linear_conv_kernel_dim.unwrap_or(4),
+                fp32_state: false,
+            }));
+        }
+        if kind == "lfm2" {
+            return Ok(Some(StateMixer {
+                kind: MixerKind::ShortConv,
+                heads: 1,
+                head_dim: self.conv_dim.unwrap_or(hidden),
+                key_groups: 0,
+                key_dim: 0,
+                conv_kernel: need(self.conv_l_cache, "conv_L_cache", kind)?,
+                fp32_state: false,
+            }));
+        }
+        let Some(heads) = self.mamba_n_heads.or(self.mamba_num_heads) else {
+            return Ok(None);
+        };
+        let head_dim = match self.mamba_d_head.or(self.mamba_head_dim) {
+            Some(d) => d,
+            // Mamba-2's inner width is `expand × hidden`, split over the heads.
+            None => need(self.mamba_expand, "mamba_d_head", kind)? * hidden / heads.max(1),
+        };
+        Ok(Some(StateMixer {
+            kind: MixerKind::Mamba2,
+            heads,
+            head_dim,
+            key_groups: self.mamba_n_groups.or(self.n_groups).unwrap_or(1),
+            key_dim: need(self.mamba_d_state.or(self.ssm_state_size), "mamba_d_state", kind)?,
+            conv_kernel: self.mamba_d_conv.or(self.conv_kernel).unwrap_or(4),
+            fp32_state: self.mamba_ssm_cache_dtype.as_deref() == Some("float32"),
+        }))
     }
 
     /// Gemma 3n's per-layer embeddings: a table of `vocab_size_per_layer_input` rows of
@@ -367,6 +580,7 @@ pub(super) const DECODERS: &[&str] = &[
     "qwen2_moe",
     "qwen3",
     "qwen3_moe",
+    "qwen3_next",
     "gemma",
     "gemma2",
     "gemma3_text",
@@ -381,6 +595,10 @@ pub(super) const DECODERS: &[&str] = &[
     "granite",
     "granitemoe",
     "granitemoeshared",
+    "granitemoehybrid",
+    "bamba",
+    "nemotron_h",
+    "lfm2",
     "starcoder2",
     "stablelm",
     "smollm3",

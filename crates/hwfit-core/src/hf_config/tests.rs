@@ -125,6 +125,8 @@ fn missing_and_unsupported_fields_are_named() {
         "model config: 'vision_config' is missing (needed for model_type 'sam')"
     );
     assert!(err("{}").contains("'model_type' is missing"));
+    assert!(err(r#"{"model_type": "falcon_h1", "num_hidden_layers": 44, "hidden_size": 3072, "num_attention_heads": 12, "vocab_size": 130049}"#)
+        .contains("side by side"));
     assert!(err(
         r#"{"model_type": "bert", "num_hidden_layers": 0, "hidden_size": 8, "num_attention_heads": 1, "vocab_size": 9}"#
     )
@@ -204,6 +206,22 @@ fn mistral3_classifies_as_vision_language() {
         "num_attention_heads": 4, "intermediate_size": 256, "image_size": 224, "patch_size": 16}}"#;
     let model = serde_json::from_str::<HfConfig>(json).unwrap().to_model(None).unwrap();
     assert_eq!(model.spec.subfamily, crate::Subfamily::VisionLanguage);
+}
+
+/// A language model with a vision tower is a vision-language model whatever its class is called:
+/// GLM-4.5V's `Glm4vMoeForConditionalGeneration` carries no word the classifier knows.
+#[test]
+fn a_language_model_with_a_vision_tower_is_vision_language() {
+    let json = r#"{"model_type": "acme_vl", "architectures": ["AcmeForConditionalGeneration"],
+        "text_config": {"model_type": "llama", "num_hidden_layers": 2, "hidden_size": 64, "num_attention_heads": 4,
+            "intermediate_size": 128, "vocab_size": 1000},
+        "vision_config": {"num_hidden_layers": 2, "hidden_size": 32, "num_attention_heads": 2,
+            "intermediate_size": 64, "image_size": 224, "patch_size": 14}}"#;
+    let model = serde_json::from_str::<HfConfig>(json).unwrap().to_model(None).unwrap();
+    assert_eq!(
+        (model.spec.family, model.spec.subfamily),
+        (Family::Multimodal, crate::Subfamily::VisionLanguage)
+    );
 }
 
 #[test]
@@ -318,4 +336,129 @@ fn dinov3_vit_reads_as_a_rotary_vision_transformer() {
         assert_eq!((encoder.learned_positions, encoder.rotary), (0, true));
         assert_eq!(model.spec.family, crate::Family::Vision);
     }
+}
+
+/// Hybrid decoders, each against the parameters transformers 5.24 builds from the same config on the
+/// meta device (hwfit leaves out norms, biases and per-head constants: under 0.05 %): Granite 4's
+/// Mamba-2 layers, LFM2's short convolutions, Nemotron-H's block pattern with dense, expert and
+/// latent-expert blocks.
+#[test]
+fn hybrid_decoders_count_their_mixers_as_transformers_builds_them() {
+    let cases: [(&str, &str, u64); 5] = [
+        (
+            "granite-4.0-h-350m",
+            include_str!("../../data/models/configs/ibm-granite__granite-4.0-h-350m.json"),
+            340_332_224,
+        ),
+        (
+            "LFM2-350M",
+            include_str!("../../data/models/configs/LiquidAI__LFM2-350M.json"),
+            354_483_968,
+        ),
+        (
+            "Nemotron-H-56B",
+            include_str!("../../data/models/configs/nvidia__Nemotron-H-56B-Base-8K.json"),
+            56_324_350_464,
+        ),
+        (
+            "Nemotron-3-Nano",
+            include_str!("../../data/models/configs/nvidia__NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json"),
+            31_577_937_344,
+        ),
+        (
+            "Nemotron-3-Super",
+            include_str!("../../data/models/configs/nvidia__NVIDIA-Nemotron-3-Super-120B-A12B-FP8.json"),
+            120_668_687_360,
+        ),
+    ];
+    for (name, text, built) in cases {
+        let config = HfConfig::deserialize_value(&parse_config_text(text).unwrap()).unwrap();
+        let spec = config.to_model(None).unwrap().spec;
+        let off = (spec.parameters() as f64 / built as f64 - 1.0).abs();
+        assert!(off < 5e-4, "{name}: {} vs {built}", spec.parameters());
+    }
+}
+
+#[test]
+fn hybrid_decoders_cache_keys_for_attention_and_a_fixed_state_for_the_rest() {
+    let read = |text: &str| {
+        let config = HfConfig::deserialize_value(&parse_config_text(text).unwrap()).unwrap();
+        config.to_model(None).unwrap().spec
+    };
+    // Granite 4.0 H 350M: 4 attention layers (4 KV heads of 64) and 28 Mamba-2 layers, each keeping
+    // 48 heads × 32 × 128 state values and 3 inputs of 1536 + 2 × 128 convolved channels.
+    let granite = read(include_str!(
+        "../../data/models/configs/ibm-granite__granite-4.0-h-350m.json"
+    ));
+    let lm = granite.generating_stack().unwrap();
+    assert_eq!((lm.layers, lm.recurrent_layers, lm.rotary), (32, 28, false));
+    assert_eq!(granite.kv_cache_bytes_per_token(2), 4 * 2 * 4 * 64 * 2);
+    let state = 28 * (48 * 32 * 128 + 3 * (1536 + 256)) * 2;
+    assert_eq!(granite.recurrent_state_bytes(2), state);
+    assert_eq!(granite.kv_cache_bytes(4096, 2), 4096 * 4 * 2 * 4 * 64 * 2 + state);
+    // The state adds to a decode step's FLOPs (update and read-out) but not with the context.
+    let flops = |context| granite.flops_per_generated_token(context).unwrap();
+    assert_eq!(flops(2000) - flops(1000), 2 * 1000 * 4 * 12 * 64);
+    // Nemotron 3 Nano: 52 blocks pair into 29 mixer layers, 23 with experts and 6 without a
+    // feed-forward; its Mamba state is kept in fp32.
+    let nano = read(include_str!(
+        "../../data/models/configs/nvidia__NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.json"
+    ));
+    let lm = nano.generating_stack().unwrap();
+    assert_eq!(
+        (lm.layers, lm.recurrent_layers, lm.mixer_only_layers, lm.moe_layers()),
+        (29, 23, 6, 23)
+    );
+    assert_eq!(
+        nano.recurrent_state_bytes(2),
+        23 * (64 * 64 * 128 * 4 + 3 * (4096 + 2 * 8 * 128) * 2)
+    );
+    // LFM2: ten gated short convolutions of three taps; the six attention layers normalise queries
+    // and keys.
+    let lfm = read(include_str!("../../data/models/configs/LiquidAI__LFM2-350M.json"));
+    let lm = lfm.generating_stack().unwrap();
+    assert_eq!(
+        (lm.recurrent_layers, lm.intermediate_size, lm.qk_norm),
+        (10, 4608, true)
+    );
+    assert_eq!(lfm.recurrent_state_bytes(2), 10 * 2 * 1024 * 2);
+}
+
+#[test]
+fn block_patterns_that_do_not_add_up_are_named() {
+    let err = |json: &str| {
+        HfConfig::deserialize_value(&parse_config_text(json).unwrap())
+            .unwrap()
+            .to_model(None)
+            .unwrap_err()
+            .to_string()
+    };
+    let base = r#""model_type": "nemotron_h", "hidden_size": 64, "num_attention_heads": 4, "vocab_size": 100, "intermediate_size": 128, "mamba_num_heads": 4, "mamba_head_dim": 32, "ssm_state_size": 16"#;
+    assert!(err(&format!(
+        r#"{{{base}, "num_hidden_layers": 3, "hybrid_override_pattern": "M-"}}"#
+    ))
+    .contains("the block pattern has 2 blocks but num_hidden_layers is 3"));
+    assert!(err(&format!(
+        r#"{{{base}, "num_hidden_layers": 2, "hybrid_override_pattern": "MX"}}"#
+    ))
+    .contains("block 'X'"));
+    assert!(err(&format!(
+        r#"{{{base}, "num_hidden_layers": 3, "hybrid_override_pattern": "M--"}}"#
+    ))
+    .contains("2 feed-forward and expert blocks for 1 mixer blocks"));
+    assert!(err(&format!(
+        r#"{{{base}, "num_hidden_layers": 2, "hybrid_override_pattern": "ME"}}"#
+    ))
+    .contains("'n_routed_experts' is missing"));
+}
+
+#[test]
+fn python_json_numbers_read_as_null_outside_strings() {
+    let value = parse_config_text(r#"{"a": [0.0, Infinity], "b": -Infinity, "c": NaN, "d": "NaN Infinity"}"#).unwrap();
+    assert_eq!(
+        value,
+        serde_json::json!({"a": [0.0, null], "b": null, "c": null, "d": "NaN Infinity"})
+    );
+    assert!(parse_config_text(r#"{"a": Infinit}"#).is_err());
+    assert!(parse_config_text(r#"{"a": "\"Infinity"}"#).unwrap()["a"] == "\"Infinity");
 }

@@ -75,7 +75,8 @@ fn moe_ffn_operators(stack: &TransformerStack) -> u32 {
 fn stack_layer_operators(stack: &TransformerStack) -> u32 {
     let moe = stack.moe_layers();
     moe * layer_operators(stack, moe_ffn_operators(stack))
-        + (stack.layers - moe) * layer_operators(stack, dense_ffn_operators(stack))
+        + (stack.ffn_layers() - moe) * layer_operators(stack, dense_ffn_operators(stack))
+        + stack.mixer_only_layers * layer_operators(stack, 0)
 }
 
 /// Matrix multiplications with weights in one transformer layer (the operators quantization touches).
@@ -211,7 +212,8 @@ fn eager_layer_calls(stack: &TransformerStack, ffn: u32) -> u32 {
 fn eager_stack_calls(stack: &TransformerStack) -> u32 {
     let moe = stack.moe_layers();
     let layers = moe * eager_layer_calls(stack, eager_moe_ffn_calls(stack))
-        + (stack.layers - moe) * eager_layer_calls(stack, eager_dense_ffn_calls(stack));
+        + (stack.ffn_layers() - moe) * eager_layer_calls(stack, eager_dense_ffn_calls(stack))
+        + stack.mixer_only_layers * eager_layer_calls(stack, 0);
     let positions = if stack.rotary {
         ROTARY_TABLE_CALLS
     } else if stack.learned_positions > 0 {
