@@ -121,6 +121,15 @@ pub struct HfConfig {
     pub mamba_ssm_cache_dtype: Option<String>,
     pub moe_shared_expert_intermediate_size: Option<u32>,
     pub moe_latent_size: Option<u32>,
+    // Parakeet (FastConformer encoder and CTC or transducer heads)
+    pub encoder_config: Option<Box<HfConfig>>,
+    pub conv_kernel_size: Option<u32>,
+    pub subsampling_factor: Option<u32>,
+    pub subsampling_conv_channels: Option<u32>,
+    pub subsampling_conv_kernel_size: Option<u32>,
+    pub subsampling_conv_stride: Option<u32>,
+    pub decoder_hidden_size: Option<u32>,
+    pub durations: Option<Vec<u32>>,
     pub attention_head_dim: Option<u32>,
     pub full_attn_idxs: Option<Vec<u32>>,
     #[serde(rename = "conv_L_cache")]
@@ -445,6 +454,7 @@ impl HfConfig {
                 (parts, positions)
             }
             k if decoder::DECODERS.contains(&k) => (self.decoder(k)?, max_pos),
+            "parakeet_ctc" | "parakeet_tdt" | "parakeet_rnnt" | "parakeet_encoder" => (self.parakeet(k)?, 0),
             "falcon_h1" => {
                 // Read by the standard fields, its Mamba-2 half would go uncounted.
                 return Err(CoreError::InvalidConfig(String::from(
@@ -696,6 +706,7 @@ mod convnet;
 mod decoder;
 mod gemma3n;
 mod multimodal;
+mod parakeet;
 mod segment;
 
 #[cfg(test)]

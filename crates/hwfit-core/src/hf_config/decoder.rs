@@ -566,7 +566,7 @@ impl HfConfig {
     }
 }
 
-fn missing(field: &str, kind: &str) -> CoreError {
+pub(super) fn missing(field: &str, kind: &str) -> CoreError {
     CoreError::InvalidConfig(alloc::format!("'{field}' is missing (needed for model_type '{kind}')"))
 }
 

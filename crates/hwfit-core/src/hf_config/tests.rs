@@ -462,3 +462,51 @@ fn python_json_numbers_read_as_null_outside_strings() {
     assert!(parse_config_text(r#"{"a": Infinit}"#).is_err());
     assert!(parse_config_text(r#"{"a": "\"Infinity"}"#).unwrap()["a"] == "\"Infinity");
 }
+
+/// Parakeet, against the parameters transformers 5.24 builds on the meta device from its config
+/// classes' defaults — `ParakeetCTCConfig()` (608,799,745: parakeet-ctc-0.6b's shape),
+/// `ParakeetTDTConfig()` (625,877,638: parakeet-tdt-0.6b-v3's, "600-million-parameter" on the v2
+/// card) — and with 42 encoder layers (1,062,540,289: parakeet-ctc-1.1b's depth).
+#[test]
+fn parakeet_reads_its_fast_conformer_and_its_head() {
+    let encoder = |layers: u32| {
+        serde_json::json!({
+            "model_type": "parakeet_encoder", "hidden_size": 1024, "num_hidden_layers": layers,
+            "num_attention_heads": 8, "num_key_value_heads": 8, "intermediate_size": 4096,
+            "conv_kernel_size": 9, "subsampling_factor": 8, "subsampling_conv_channels": 256,
+            "subsampling_conv_kernel_size": 3, "subsampling_conv_stride": 2, "num_mel_bins": 80
+        })
+    };
+    let ctc = |layers: u32| {
+        serde_json::json!({
+            "model_type": "parakeet_ctc", "architectures": ["ParakeetForCTC"], "vocab_size": 1025,
+            "encoder_config": encoder(layers)
+        })
+    };
+    let tdt = serde_json::json!({
+        "model_type": "parakeet_tdt", "architectures": ["ParakeetForTDT"], "vocab_size": 8193,
+        "decoder_hidden_size": 640, "num_decoder_layers": 2, "durations": [0, 1, 2, 3, 4],
+        "encoder_config": encoder(24)
+    });
+    for (config, built) in [
+        (ctc(24), 608_799_745.0),
+        (tdt, 625_877_638.0),
+        (ctc(42), 1_062_540_289.0),
+    ] {
+        let model = HfConfig::deserialize_value(&config).unwrap().to_model(None).unwrap();
+        let p = model.spec.parameters() as f64;
+        assert!((p / built - 1.0).abs() < 0.005, "{p} vs {built}");
+        assert_eq!(
+            (model.spec.family, model.spec.subfamily),
+            (Family::Audio, crate::Subfamily::SpeechRecognition)
+        );
+        // A 30-second clip: 3,000 mel frames subsampled eight times.
+        let encoder = model.spec.stacks().next().unwrap();
+        assert_eq!(encoder.tokens_per_item(0), 375);
+    }
+    let err = HfConfig::deserialize_value(&serde_json::json!({"model_type": "parakeet_ctc", "vocab_size": 1025}))
+        .unwrap()
+        .to_model(None)
+        .unwrap_err();
+    assert!(err.to_string().contains("'encoder_config' is missing"), "{err}");
+}

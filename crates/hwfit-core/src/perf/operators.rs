@@ -20,7 +20,7 @@
 //! A runtime's fitted cost per operator absorbs what remains (the host-side work per call).
 
 use crate::perf::Runtime;
-use crate::spec::{Component, ModelSpec, Norm, StackRole, TransformerStack};
+use crate::spec::{Component, MixerKind, ModelSpec, Norm, StackRole, TransformerStack};
 use crate::Workload;
 
 /// How a runtime issues a step's operators.
@@ -208,12 +208,46 @@ fn eager_layer_calls(stack: &TransformerStack, ffn: u32) -> u32 {
     }
 }
 
-/// Eager calls of all layers of a stack, plus its embedding, positions, mask, final norm and head.
-fn eager_stack_calls(stack: &TransformerStack) -> u32 {
+/// Eager calls of one recurrent layer's state mixer with its residual add, as transformers 5.24
+/// runs it without the optional kernel packages (`mamba_ssm`, `causal_conv1d`,
+/// `flash-linear-attention`: their reference PyTorch code, as on a GPU without them), in a decode
+/// step or a prefill/forward pass. Counted on Granite 4.0 H and Nemotron 3 (Mamba-2: the same to
+/// the call), Qwen3-Next (Gated DeltaNet, one 64-token chunk) and LFM2
+/// (`docs/measurements/2026-11-28-eager-ops-hybrid.md`).
+const fn eager_mixer_calls(kind: MixerKind, decode: bool) -> u32 {
+    match (kind, decode) {
+        (MixerKind::Mamba2, true) => 83,
+        (MixerKind::Mamba2, false) => 125,
+        (MixerKind::GatedDeltaNet, true) => 112,
+        (MixerKind::GatedDeltaNet, false) => 154,
+        (MixerKind::ShortConv, true) => 17,
+        (MixerKind::ShortConv, false) => 18,
+    }
+}
+
+/// Eager calls an attention layer makes that a recurrent layer replaces with its mixer's: the
+/// projections, head layout, attention product, residual add, rotary embeddings, query/key norms
+/// and the key/value cache's concatenations.
+fn eager_attention_block_calls(stack: &TransformerStack) -> u32 {
+    let rotary = if stack.rotary { ROTARY_CALLS } else { 0 };
+    let qk_norms = if stack.qk_norm { 2 * norm_calls(stack.norm) } else { 0 };
+    let cache = if stack.role == StackRole::Encoder { 0 } else { 2 };
+    4 + eager_attention_calls(stack) + rotary + qk_norms + cache
+}
+
+/// Eager calls of all layers of a stack, plus its embedding, positions, mask, final norm and head;
+/// recurrent layers run their mixer's calls in place of attention's.
+fn eager_stack_calls(stack: &TransformerStack, workload: Workload) -> u32 {
     let moe = stack.moe_layers();
-    let layers = moe * eager_layer_calls(stack, eager_moe_ffn_calls(stack))
+    let mut layers = moe * eager_layer_calls(stack, eager_moe_ffn_calls(stack))
         + (stack.ffn_layers() - moe) * eager_layer_calls(stack, eager_dense_ffn_calls(stack))
         + stack.mixer_only_layers * eager_layer_calls(stack, 0);
+    if let Some(mixer) = stack.state_mixer {
+        let recurrent = stack.recurrent_layers.min(stack.layers);
+        let decode = workload == Workload::Decode;
+        layers =
+            layers + recurrent * eager_mixer_calls(mixer.kind, decode) - recurrent * eager_attention_block_calls(stack);
+    }
     let positions = if stack.rotary {
         ROTARY_TABLE_CALLS
     } else if stack.learned_positions > 0 {
@@ -236,7 +270,7 @@ fn eager_conv_calls(layers: u32) -> u32 {
 pub fn per_step_as(spec: &ModelSpec, workload: Workload, dispatch: Dispatch) -> u32 {
     match dispatch {
         Dispatch::Kernels => per_step(spec, workload),
-        Dispatch::Eager => step_operators(spec, workload, eager_stack_calls, eager_conv_calls),
+        Dispatch::Eager => step_operators(spec, workload, |s| eager_stack_calls(s, workload), eager_conv_calls),
     }
 }
 
@@ -390,6 +424,74 @@ mod tests {
         }
         assert!(checked >= 19, "{checked} configs checked");
         assert!(exact >= 11, "{exact} configs within 5 %");
+    }
+
+    #[test]
+    fn eager_calls_of_recurrent_layers_match_the_calls_counted_on_hybrids() {
+        // Every aten call one layer of each kind adds, counted with transformers 5.24 / PyTorch 2.15
+        // (docs/measurements/2026-11-28-eager-ops-hybrid.md): each catalog hybrid's stack, cut to
+        // one and two layers of the kind measured, must count the same (recurrent layers: within
+        // 5 %; Granite's and LFM2's Mamba-2 and convolution layers to the call).
+        let measured: serde_json::Value = serde_json::from_str(include_str!(
+            "../../../../docs/measurements/2026-11-28-eager-ops-hybrid.json"
+        ))
+        .unwrap();
+        let cases = [
+            (
+                "ibm-granite__granite-4.0-h-350m mamba",
+                "ibm-granite/granite-4.0-h-350m",
+                true,
+                false,
+            ),
+            (
+                "ibm-granite__granite-4.0-h-350m attention",
+                "ibm-granite/granite-4.0-h-350m",
+                false,
+                false,
+            ),
+            ("LiquidAI__LFM2-350M conv", "LiquidAI/LFM2-350M", true, false),
+            ("LiquidAI__LFM2-350M full_attention", "LiquidAI/LFM2-350M", false, false),
+            (
+                "Qwen__Qwen3-Next-80B-A3B-Instruct linear_attention",
+                "Qwen/Qwen3-Next-80B-A3B-Instruct",
+                true,
+                false,
+            ),
+            (
+                "nvidia__NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 M",
+                "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16",
+                true,
+                true,
+            ),
+        ];
+        for (key, model, recurrent, mixer_only) in cases {
+            let spec = Catalog::builtin().resolve(model).unwrap().spec;
+            for (workload, name) in [(Workload::Decode, "decode"), (Workload::Prefill, "prefill")] {
+                let with_layers = |n: u32| {
+                    let mut s = spec.clone();
+                    for c in &mut s.components {
+                        if let Component::Transformer(t) = c {
+                            t.layers = n;
+                            t.recurrent_layers = if recurrent { n } else { 0 };
+                            t.mixer_only_layers = if mixer_only { n } else { 0 };
+                            t.dense_layers = 0;
+                        }
+                    }
+                    per_step_as(&s, workload, Dispatch::Eager)
+                };
+                let counted = f64::from(with_layers(2) - with_layers(1));
+                let per_layer = measured[alloc::format!("{key} {name} 16")]["per_layer"]
+                    .as_f64()
+                    .unwrap();
+                // Attention layers' prefill makes 4 to 6 calls more than their decode step in
+                // transformers 5.24, which the attention count leaves out (as for dense models).
+                let low = if recurrent { 0.95 } else { 0.85 };
+                assert!(
+                    (low..=1.05).contains(&(counted / per_layer)),
+                    "{key} {name}: counted {counted}, measured {per_layer}"
+                );
+            }
+        }
     }
 
     #[test]
