@@ -78,6 +78,17 @@ async fn wait_for(c: &Client, css: &str) {
         .unwrap_or_else(|e| panic!("waiting for {css}: {e}"));
 }
 
+/// Chooses the workspace file at `path` in the page's config.json input.
+async fn drop_config(c: &Client, path: &str) {
+    let config = workspace().join(path);
+    c.find(Locator::Id("config-file"))
+        .await
+        .unwrap()
+        .send_keys(config.to_str().unwrap())
+        .await
+        .unwrap();
+}
+
 async fn screenshot(c: &Client, name: &str) {
     let dir = screenshot_dir();
     std::fs::create_dir_all(&dir).unwrap();
@@ -175,13 +186,7 @@ async fn the_page_with_webgpu() {
     assert!(text(&c, "#answer").await.contains("gpt2"));
 
     // A dropped config.json is used: the model's source says so.
-    let config = workspace().join("tests/fixtures/hf_configs/whisper-base.json");
-    c.find(Locator::Id("config-file"))
-        .await
-        .unwrap()
-        .send_keys(config.to_str().unwrap())
-        .await
-        .unwrap();
+    drop_config(&c, "tests/fixtures/hf_configs/whisper-base.json").await;
     wait_for(&c, "#drop-zone[data-loaded]").await;
     wait_for(&c, ".model-source[data-kind='hf_config']").await;
     assert!(text(&c, "#config-status").await.contains("whisper"));
@@ -193,13 +198,11 @@ async fn the_page_with_webgpu() {
         .click()
         .await
         .unwrap();
-    let config = workspace().join("crates/hwfit-core/data/models/configs/nvidia__Nemotron-H-56B-Base-8K.json");
-    c.find(Locator::Id("config-file"))
-        .await
-        .unwrap()
-        .send_keys(config.to_str().unwrap())
-        .await
-        .unwrap();
+    drop_config(
+        &c,
+        "crates/hwfit-core/data/models/configs/nvidia__Nemotron-H-56B-Base-8K.json",
+    )
+    .await;
     let mut status = String::new();
     for _ in 0..60 {
         status = text(&c, "#config-status").await;

@@ -702,6 +702,7 @@ impl HfConfig {
     }
 }
 
+mod conformer;
 mod convnet;
 mod decoder;
 mod gemma3n;

@@ -8,9 +8,10 @@ use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
 
+use super::conformer::conformer_blocks;
 use super::{need, HfConfig};
-use crate::catalog::build::{conv, dense, stack};
-use crate::spec::{Component, Modality, StackRole, TransformerStack};
+use crate::catalog::build::{conv, dense};
+use crate::spec::{Component, TransformerStack};
 use crate::CoreError;
 
 /// An image encoder a config names by its timm architecture, with the figures of timm's model of that
@@ -108,32 +109,16 @@ impl HfConfig {
         )?;
         let kernel = u64::from(self.conf_conv_kernel_size.unwrap_or(5));
         let frames = tokens * self.conf_reduction_factor.unwrap_or(1).max(1);
-        // The stack counts attention (4h²) and one feed-forward of 8h (the two of 4h).
-        let encoder = stack(
-            StackRole::Encoder,
-            Modality::Audio { frames },
-            layers,
-            width,
-            heads,
-            8 * width,
-        );
+        let mut parts = conformer_blocks(layers, width, heads, 4 * width, frames, kernel);
         let h = u64::from(width);
-        let block_extras = u64::from(layers) * (h * h + 3 * h * h + kernel * h);
         let subsampling = self.gemma3n_subsampling_parameters(h);
         let projection = h * text_hidden;
         let embedder = u64::from(self.vocab_size.unwrap_or(0)) * h + projection;
         let frames = u64::from(frames);
-        Ok(vec![
-            encoder.component(),
-            dense(
-                "conformer positions and convolution modules",
-                block_extras,
-                2 * frames * block_extras,
-            ),
-            // Its projection from the last convolution's channels × reduced mel bins dominates.
-            dense("audio subsampling", subsampling, 2 * frames * subsampling),
-            dense("audio embedder", embedder, 2 * u64::from(tokens) * projection),
-        ])
+        // Its projection from the last convolution's channels × reduced mel bins dominates.
+        parts.push(dense("audio subsampling", subsampling, 2 * frames * subsampling));
+        parts.push(dense("audio embedder", embedder, 2 * u64::from(tokens) * projection));
+        Ok(parts)
     }
 
     /// The subsampling front end: each convolution's kernel over its input channels (one mel

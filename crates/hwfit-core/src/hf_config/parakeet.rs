@@ -4,12 +4,12 @@
 //! self-attention with relative positions and a convolution module) and a CTC head, or a
 //! transducer's prediction network (an LSTM over the emitted tokens) and joint network.
 
-use alloc::vec;
 use alloc::vec::Vec;
 
+use super::conformer::conformer_blocks;
 use super::{need, HfConfig};
-use crate::catalog::build::{dense, stack};
-use crate::spec::{Component, Modality, StackRole};
+use crate::catalog::build::dense;
+use crate::spec::Component;
 use crate::CoreError;
 
 /// Seconds of audio one item stands for: 30, as a Whisper window.
@@ -69,35 +69,12 @@ impl HfConfig {
         let factor = self.subsampling_factor.unwrap_or(8).max(1);
         let mel_frames = CLIP_SECONDS * MEL_FRAMES_PER_SECOND;
         let frames = mel_frames.div_ceil(factor);
-        // The stack counts attention (4h²) and one feed-forward of twice the inner width (the two
-        // half feed-forwards of the macaron block).
-        let encoder = stack(
-            StackRole::Encoder,
-            Modality::Audio { frames },
-            layers,
-            width,
-            heads,
-            2 * inter,
-        );
-        let h = u64::from(width);
         let kernel = u64::from(self.conv_kernel_size.unwrap_or(9));
-        // Per block: the relative-position key projection (h²), the convolution module's pointwise
-        // projection to the gated 2h, depthwise kernel and pointwise projection back.
-        let block_extras = u64::from(layers) * (h * h + 2 * h * h + kernel * h + h * h);
+        let mut parts = conformer_blocks(layers, width, heads, inter, frames, kernel);
+        let h = u64::from(width);
         let (subsampling, subsampling_macs) = self.subsampling(h, mel_frames, factor);
-        Ok((
-            vec![
-                encoder.component(),
-                dense(
-                    "conformer positions and convolution modules",
-                    block_extras,
-                    2 * u64::from(frames) * block_extras,
-                ),
-                dense("audio subsampling", subsampling, 2 * subsampling_macs),
-            ],
-            frames,
-            h,
-        ))
+        parts.push(dense("audio subsampling", subsampling, 2 * subsampling_macs));
+        Ok((parts, frames, h))
     }
 
     /// The depthwise-separable subsampling front end over `mel_frames` frames of
