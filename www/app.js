@@ -106,47 +106,11 @@ async function drawCharts(base) {
   }
 }
 
-/**
- * A config.json's object. transformers writes Python's `NaN`, `Infinity` and `-Infinity` where a
- * field holds one (Nemotron-H's `time_step_limit`); outside strings they read as `null`, as hwfit
- * reads them everywhere.
- */
-function parseConfig(text) {
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    let out = "";
-    let inString = false;
-    let escaped = false;
-    for (let i = 0; i < text.length; i++) {
-      const c = text[i];
-      if (!inString) {
-        const token = ["-Infinity", "Infinity", "NaN"].find((t) => text.startsWith(t, i));
-        if (token) {
-          out += "null";
-          i += token.length - 1;
-          continue;
-        }
-        if (c === '"') inString = true;
-      } else if (escaped) {
-        escaped = false;
-      } else if (c === "\\") {
-        escaped = true;
-      } else if (c === '"') {
-        inString = false;
-      }
-      out += c;
-    }
-    if (out === text) throw e;
-    return JSON.parse(out);
-  }
-}
-
 async function readConfig(file) {
   clearError();
   try {
     const text = await file.text();
-    const config = parseConfig(text);
+    const config = hwfit.parseConfig(text);
     if (typeof config !== "object" || config === null || Array.isArray(config)) throw new TypeError("config.json must hold a JSON object");
     state.config = config;
     state.configName = config._name_or_path || file.name.replace(/\.json$/, "") || "config.json";

@@ -75,6 +75,17 @@ test("a 2025 config.json dropped on the page: Qwen3, gpt-oss (mixture of experts
   assert.ok(Object.values(gemma.predictions)[0].throughput > 0);
 });
 
+test("parseConfig reads a config.json as hwfit does: Python's Infinity (Nemotron-H) as null", () => {
+  const text = readFileSync(join(process.env.HWFIT_REPO, "crates/hwfit-core/data/models/configs/nvidia__Nemotron-H-56B-Base-8K.json"), "utf8");
+  assert.throws(() => JSON.parse(text));
+  const config = hwfit.parseConfig(text);
+  assert.deepEqual(config.time_step_limit, [0, null]);
+  const m = hwfit.model({ modelName: "", modelConfig: config });
+  assert.equal(m.source.modelType, "nemotron_h");
+  assert.ok(m.recurrentStateBytesFp16 > 0);
+  assert.throws(() => hwfit.parseConfig("{not json"), Error);
+});
+
 test("a device described by its numbers (deviceSpec)", async () => {
   const deviceSpec = { name: "Lab Box", hardwareType: "webgpu", memoryGb: 16, memoryBandwidthGbs: 400, denseTflops: { fp32: 20 } };
   const p = await hwfit.predict({ modelName: "gpt2", deviceSpec });

@@ -310,6 +310,14 @@ pub fn classify(#[wasm_bindgen(unchecked_param_type = "ClassifyModelRequest")] r
     answer_now::<ClassifyModelRequest>(request)
 }
 
+/// A `config.json`'s text parsed as hwfit reads it everywhere: Python's `NaN`, `Infinity` and
+/// `-Infinity` (which transformers writes, e.g. Nemotron-H's `time_step_limit`) outside strings read
+/// as `null`; text that is no JSON throws an `Error`.
+#[wasm_bindgen(js_name = parseConfig, unchecked_return_type = "Record<string, unknown>")]
+pub fn parse_config(text: &str) -> JsResult {
+    reply(hwfit_core::parse_config_text(text))
+}
+
 /// The model catalog, optionally one family's part.
 #[wasm_bindgen(unchecked_return_type = "CatalogSummary[]")]
 pub fn models(#[wasm_bindgen(unchecked_param_type = "ModelsRequest | undefined")] request: JsValue) -> JsResult {

@@ -16,8 +16,8 @@ use wasm_bindgen::prelude::*;
 
 pub use api::{
     analyze, batch_select, charts, classify, compat, compatibility, compatible, compatible_models, configure, devices,
-    distributed, load_device_database, map, matrix, model, models, predict, recommend, resource_pool, resources,
-    select, template,
+    distributed, load_device_database, map, matrix, model, models, parse_config, predict, recommend, resource_pool,
+    resources, select, template,
 };
 pub use bench::benchmark;
 pub use learn::{load_predictor, unload_predictor};
