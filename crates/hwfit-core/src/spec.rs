@@ -227,12 +227,13 @@ string_enum! {
     }
 }
 
-/// The token mixer of a hybrid stack's recurrent layers, by the widths its config states. Both
-/// kinds project the residual stream to an inner stream of `heads × head_dim` values (and as many
+/// The token mixer of a hybrid stack's recurrent layers, by the widths its config states. Mamba-2
+/// and Gated DeltaNet project the residual stream to an inner stream of `heads × head_dim` values (and as many
 /// again for the output gate) and to queries and keys of `key_groups × key_dim` (Mamba-2: the C and
 /// B groups of `d_state`), convolve the inner stream, queries and keys along time with a
 /// `conv_kernel`-tap filter, keep a `head_dim × key_dim` state per head, and project the inner
-/// stream back to the residual width.
+/// stream back to the residual width. The short convolution is one head of the residual width, no
+/// queries or keys, no state beyond its filter's inputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -295,19 +296,14 @@ impl StateMixer {
         h * self.input_width() + self.conv_channels() * u64::from(self.conv_kernel) + self.inner() * h
     }
 
-    /// Values one sequence keeps per layer, whatever its length: each head's `head_dim × key_dim`
-    /// state and the convolution's last `conv_kernel − 1` inputs.
-    #[must_use]
-    pub fn state_values_per_layer(&self) -> u64 {
-        self.head_state_values() + self.conv_values()
-    }
-
+    /// The convolution's last `conv_kernel − 1` inputs, kept per sequence.
     fn conv_values(&self) -> u64 {
         self.conv_channels() * u64::from(self.conv_kernel.saturating_sub(1))
     }
 
-    /// Bytes one sequence keeps per layer with values of `bytes_per_value` (the heads' state at 4
-    /// where the model keeps it in fp32).
+    /// Bytes one sequence keeps per layer, whatever its length — each head's `head_dim × key_dim`
+    /// state and the convolution's last inputs — with values of `bytes_per_value` (the heads' state
+    /// at 4 where the model keeps it in fp32).
     #[must_use]
     pub fn state_bytes_per_layer(&self, bytes_per_value: u64) -> u64 {
         let head_bytes = if self.fp32_state { 4 } else { bytes_per_value };

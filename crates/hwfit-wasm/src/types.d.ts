@@ -1630,12 +1630,13 @@ export type StackRole = "encoder" | "decoder" | "cross_decoder";
 export type StarterRuntime = "pytorch" | "transformers.js" | "onnxruntime-web";
 
 /**
- * The token mixer of a hybrid stack's recurrent layers, by the widths its config states. Both
- * kinds project the residual stream to an inner stream of `heads × head_dim` values (and as many
+ * The token mixer of a hybrid stack's recurrent layers, by the widths its config states. Mamba-2
+ * and Gated DeltaNet project the residual stream to an inner stream of `heads × head_dim` values (and as many
  * again for the output gate) and to queries and keys of `key_groups × key_dim` (Mamba-2: the C and
  * B groups of `d_state`), convolve the inner stream, queries and keys along time with a
  * `conv_kernel`-tap filter, keep a `head_dim × key_dim` state per head, and project the inner
- * stream back to the residual width.
+ * stream back to the residual width. The short convolution is one head of the residual width, no
+ * queries or keys, no state beyond its filter's inputs.
  */
 export interface StateMixer {
     /** Taps of the causal convolution along time. */
