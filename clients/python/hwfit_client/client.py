@@ -579,6 +579,7 @@ class HardwareSelectionClient:
         runtime: Optional[str] = None,
         threads: Optional[int] = None,
         browser: Optional[Browser] = None,
+        prompt_chunk: Optional[int] = None,
     ) -> JsonDict:
         """``POST /performance/predict``: throughput, latency and memory per hardware.
 
@@ -603,6 +604,10 @@ class HardwareSelectionClient:
             browser: a browser whose back-ends join the targets (see ``select_hardware``):
                 ``"safari, webgpu=integrated, cores=8"`` or the probe's ``capabilities`` dict;
                 the answer is the one the npm package gives in that browser.
+            prompt_chunk: prompt tokens per forward pass of a prefill (llama.cpp's
+                ``--ubatch-size``, mlx-lm's ``prefill_step_size``); omitted: the runtime's (512
+                for llama.cpp, 2048 for MLX, the whole prompt elsewhere). Each pass reads the
+                weights its tokens reach; ``prompt_passes`` in the answer says how many.
 
         Returns:
             ``{model_name, ..., "predictions": {<hw>: {throughput, latency, memory_usage, source,
@@ -629,6 +634,7 @@ class HardwareSelectionClient:
                 "runtime": runtime,
                 "threads": threads,
                 "browser": _browser(browser),
+                "prompt_chunk": prompt_chunk,
             },
         )
 

@@ -372,6 +372,21 @@ class PerformanceTests(ServerTest):
             self.client.predict_performance("gpt2", devices="H100 SXM", threads=8)
         self.assertIn("no target is a CPU", str(raised.exception))
 
+    def test_predict_performance_prompt_chunk(self) -> None:
+        # A 2048-token prompt of a mixture of experts in llama.cpp's 512-token physical batches:
+        # four passes, each reading the experts its tokens reach; in one pass it reads them once.
+        ask = dict(devices="DGX Spark", precision="q8_0", workload="prefill", sequence_length=2048)
+        chunked = self.client.predict_performance("Qwen/Qwen3-30B-A3B", **ask)
+        p = chunked["predictions"]["nvidia-dgx-spark"]
+        self.assertEqual(p["prompt_passes"], {"chunk": 512, "passes": 4})
+        whole = self.client.predict_performance("Qwen/Qwen3-30B-A3B", prompt_chunk=2048, **ask)
+        q = whole["predictions"]["nvidia-dgx-spark"]
+        self.assertEqual(q["prompt_passes"], {"chunk": 2048, "passes": 1})
+        self.assertGreater(q["throughput"], p["throughput"])
+        with self.assertRaises(HwfitError) as raised:
+            self.client.predict_performance("Qwen/Qwen3-30B-A3B", prompt_chunk=0, **ask)
+        self.assertIn("prompt_chunk", str(raised.exception))
+
     def test_get_distributed_config(self) -> None:
         r = self.client.get_distributed_config("gpt2", 8, 16)
         for key in (

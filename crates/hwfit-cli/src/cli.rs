@@ -471,6 +471,15 @@ pub struct PredictArgs {
     /// web-llm, tract, openvino, qnn, mlx (default: the best-documented one per hardware type and workload).
     #[arg(long)]
     pub runtime: Option<hwfit_core::Runtime>,
+    /// Prompt tokens per forward pass of a prefill (llama.cpp's -ub; default: the runtime's, 512
+    /// for llama.cpp, 2048 for MLX, the whole prompt elsewhere).
+    #[arg(
+        long,
+        value_name = "TOKENS",
+        visible_alias = "ubatch-size",
+        allow_negative_numbers = true
+    )]
+    pub prompt_chunk: Option<u32>,
     /// Print JSON instead of a table.
     #[arg(long)]
     pub json: bool,

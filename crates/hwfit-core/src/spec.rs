@@ -859,6 +859,31 @@ impl ModelSpec {
             .sum()
     }
 
+    /// What the matrix products of a prompt of `batch` × `seq_length` tokens read when a runtime
+    /// feeds them `chunk` tokens per forward pass: every pass reads the weights its own tokens
+    /// reach (the shared ones, and the experts its tokens are routed to), so a prompt longer than a
+    /// chunk reads them once per chunk. Components other than transformer stacks are read once.
+    #[must_use]
+    pub fn chunked_prompt_weight_bytes(&self, precision: Precision, batch: u64, seq_length: u32, chunk: u32) -> f64 {
+        let chunk = u64::from(chunk.max(1));
+        self.components
+            .iter()
+            .map(|c| match c {
+                Component::Transformer(t) => {
+                    let tokens = batch * t.tokens_per_item(seq_length);
+                    let (full, rest) = (tokens / chunk, tokens % chunk);
+                    let rest_bytes = if rest > 0 {
+                        t.matmul_weight_bytes(precision, rest)
+                    } else {
+                        0.0
+                    };
+                    full as f64 * t.matmul_weight_bytes(precision, chunk) + rest_bytes
+                }
+                other => precision.weight_bytes(other.parameters()),
+            })
+            .sum()
+    }
+
     /// KV-cache bytes of one sequence of `tokens` (local-attention layers keep only their window;
     /// recurrent layers their fixed state).
     #[must_use]

@@ -246,6 +246,7 @@ pub fn step(record: &BenchmarkRecord, catalog: &Catalog, devices: &DeviceCatalog
             None => return Err(String::from("no sequence length")),
         },
         runtime: Some(runtime_of(record)?),
+        prompt_chunk: None,
     };
     Ok(MeasuredStep {
         spec,

@@ -1170,6 +1170,8 @@ export interface PredictEntry {
     memoryOptions?: MemoryOption[];
     /** Memory the step needs, MB (the resource estimate's minimum). */
     memoryUsage: number;
+    /** A prefill on a runtime that feeds the prompt in chunks: the chunk and the passes. */
+    promptPasses?: PromptPasses | null;
     /** How the device's name was read, for a device named in the request. */
     resolvedFrom?: ResolvedFrom | null;
     /** The roofline's upper bound on throughput (efficiency 1, no overhead). */
@@ -1220,6 +1222,12 @@ export interface PredictRequest {
     /** Weight precision (default `fp32`). */
     precision?: Precision;
     /**
+     * Prompt tokens per forward pass of a prefill (llama.cpp's `--ubatch-size`, mlx-lm's
+     * `prefill_step_size`; default: the runtime's — 512 for llama.cpp, 2,048 for MLX, the whole
+     * prompt elsewhere): each pass reads the weights its tokens reach.
+     */
+    promptChunk?: number | null;
+    /**
      * The runtime to predict for (default: the best-documented one for each target's hardware
      * type and the workload, see `Runtime::default_for`).
      */
@@ -1264,6 +1272,8 @@ export interface Prediction {
     memoryCapacity: number;
     /** Memory the step needs, MB (the resource estimate's minimum). */
     memoryUsage: number;
+    /** A prefill on a runtime that feeds the prompt in chunks: the chunk and the passes. */
+    promptPasses?: PromptPasses | null;
     /** The roofline's upper bound on throughput (efficiency 1, no overhead). */
     rooflineThroughput: number;
     /** The runtime the prediction describes. */
@@ -1307,6 +1317,17 @@ export interface PredictorInfo {
     domain: LearnedDomain;
     /** Its input features, in order. */
     features: string[];
+}
+
+/**
+ * How a runtime fed a prompt to the model: `passes` forward passes of at most `chunk` tokens, each
+ * reading the weights its tokens reach and paying the per-pass overhead.
+ */
+export interface PromptPasses {
+    /** Prompt tokens per forward pass (llama.cpp's `n_ubatch`, mlx-lm's `prefill_step_size`). */
+    chunk: number;
+    /** Forward passes over the prompt. */
+    passes: number;
 }
 
 /** Catalog models for a Hugging Face pipeline task (`POST /models/recommend`). */

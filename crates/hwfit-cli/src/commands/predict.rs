@@ -27,6 +27,7 @@ pub fn run(args: &PredictArgs) -> Result<()> {
         sequence_length: args.step.seq_length,
         runtime: args.runtime,
         threads: args.cpu.threads,
+        prompt_chunk: args.prompt_chunk,
     };
     let answer = detection::ask(&hwfit, &request, &args.detection)?;
     if args.json {
@@ -65,6 +66,9 @@ pub fn run(args: &PredictArgs) -> Result<()> {
     for (key, e) in &answer.predictions {
         if e.prediction.host_costs.is_some() {
             output::text(&format!("{key}: {}", e.prediction.bound_explanation()));
+        }
+        if let Some(line) = e.prediction.prompt_passes_explanation() {
+            output::text(&format!("{key}: {line}"));
         }
         if let Some(line) = runtimes_line(key, &e.prediction, &e.runtimes) {
             output::text(&line);

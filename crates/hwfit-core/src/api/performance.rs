@@ -60,6 +60,10 @@ pub struct PredictRequest {
     /// Threads the run uses on a CPU target (llama.cpp's `-t`, `torch.set_num_threads`; default:
     /// every core): fewer than its cores compute and read at the part of the CPU they use.
     pub threads: Option<u32>,
+    /// Prompt tokens per forward pass of a prefill (llama.cpp's `--ubatch-size`, mlx-lm's
+    /// `prefill_step_size`; default: the runtime's — 512 for llama.cpp, 2,048 for MLX, the whole
+    /// prompt elsewhere): each pass reads the weights its tokens reach.
+    pub prompt_chunk: Option<u32>,
 }
 
 impl Default for PredictRequest {
@@ -79,6 +83,7 @@ impl Default for PredictRequest {
             sequence_length: None,
             runtime: None,
             threads: None,
+            prompt_chunk: None,
         }
     }
 }
@@ -502,6 +507,7 @@ impl Hwfit {
             batch_size: req.batch_size,
             seq_length: sequence_length,
             runtime: req.runtime,
+            prompt_chunk: req.prompt_chunk,
         };
         let mut predictions = SortedMap::new();
         let mut notes: Vec<String> = note.into_iter().collect();

@@ -3,7 +3,9 @@
 //! - forward: batch × forward FLOPs per item; bytes = the weights the matrix products read, once
 //!   (embedding tables are gathered row by row; experts no token reaches are skipped) + each layer's
 //!   working set written and read once;
-//! - prefill: the same over `seq_length` prompt tokens per sequence; items = tokens;
+//! - prefill: the same over `seq_length` prompt tokens per sequence; items = tokens; a runtime
+//!   that feeds the prompt in chunks (llama.cpp's 512-token physical batches) reads the weights
+//!   each chunk reaches once per chunk ([`StepCost::in_prompt_chunks`]);
 //! - decode: one token per sequence attending to `seq_length` cached tokens; bytes = the generating
 //!   stack's weights the batch passes through (shared parts, the experts its tokens reach, the
 //!   output projection) + the KV cache read;
@@ -12,6 +14,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::{PerfRequest, Runtime};
 use crate::spec::ModelSpec;
 use crate::{CoreError, Precision, Workload};
 
@@ -29,6 +32,8 @@ pub struct StepCost {
     pub weight_bytes: f64,
     /// Items the step produces: sequences/images/clips, or tokens for prefill and decode.
     pub items: f64,
+    /// Forward passes the step takes: 1, or one per chunk of a prompt a runtime feeds in chunks.
+    pub passes: u32,
 }
 
 fn working_set_traffic(spec: &ModelSpec, precision: Precision, batch: u64, seq: u32) -> f64 {
@@ -63,6 +68,7 @@ pub fn step_cost(
             bytes: weights + working_set_traffic(spec, precision, b, seq),
             weight_bytes: weights,
             items: b as f64,
+            passes: 1,
         },
         Workload::Prefill => {
             require_generative(spec, workload)?;
@@ -71,6 +77,7 @@ pub fn step_cost(
                 bytes: weights + working_set_traffic(spec, precision, b, seq),
                 weight_bytes: weights,
                 items: (b * u64::from(seq)) as f64,
+                passes: 1,
             }
         }
         Workload::Decode => {
@@ -84,6 +91,7 @@ pub fn step_cost(
                 bytes: read + kv as f64,
                 weight_bytes: read,
                 items: b as f64,
+                passes: 1,
             }
         }
         Workload::TrainStep => {
@@ -94,8 +102,43 @@ pub fn step_cost(
                 bytes: 2.0 * weights + gradients + 2.0 * optimizer + 2.0 * working_set_traffic(spec, precision, b, seq),
                 weight_bytes: 2.0 * weights,
                 items: b as f64,
+                passes: 1,
             }
         }
+    })
+}
+
+impl StepCost {
+    /// The prefill `self` describes (one pass over `batch` × `seq` tokens) as a runtime runs it
+    /// when it feeds the prompt `chunk` tokens per forward pass: the FLOPs and the other traffic
+    /// stay, the weights are read by every pass ([`ModelSpec::chunked_prompt_weight_bytes`]), and
+    /// `passes` counts the passes (each pays the runtime's per-pass overhead). A prompt no longer
+    /// than a chunk is one pass, unchanged.
+    #[must_use]
+    pub fn in_prompt_chunks(self, spec: &ModelSpec, precision: Precision, batch: u32, seq: u32, chunk: u32) -> Self {
+        let weights = spec.chunked_prompt_weight_bytes(precision, u64::from(batch), seq, chunk);
+        let passes = spec
+            .stacks()
+            .map(|s| (u64::from(batch) * s.tokens_per_item(seq)).div_ceil(u64::from(chunk.max(1))))
+            .max()
+            .unwrap_or(1)
+            .max(1);
+        Self {
+            bytes: self.bytes - self.weight_bytes + weights,
+            weight_bytes: weights,
+            passes: u32::try_from(passes).unwrap_or(u32::MAX),
+            ..self
+        }
+    }
+}
+
+/// The cost of one step of `req` as `runtime` runs it: [`step_cost`], with a prefill split into
+/// the request's prompt chunk, else the runtime's ([`Runtime::prompt_chunk_tokens`]).
+pub fn runtime_step_cost(spec: &ModelSpec, req: &PerfRequest, runtime: Runtime) -> Result<StepCost, CoreError> {
+    let cost = step_cost(spec, req.precision, req.workload, req.batch_size, req.seq_length)?;
+    Ok(match req.prompt_chunk_on(runtime) {
+        Some(chunk) => cost.in_prompt_chunks(spec, req.precision, req.batch_size, req.seq_length, chunk),
+        None => cost,
     })
 }
 

@@ -20,7 +20,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use super::{step_cost, ClassCoefficients, Coefficients, Efficiency, PerfRequest, WorkloadClass};
+use super::{runtime_step_cost, ClassCoefficients, Coefficients, Efficiency, PerfRequest, WorkloadClass};
 use crate::spec::ModelSpec;
 use crate::{CoreError, Device, HardwareType};
 
@@ -50,8 +50,15 @@ pub struct Sample {
     pub memory_s: f64,
     /// Items (or tokens) per step.
     pub items: f64,
+    /// Forward passes per step (a prompt fed in chunks: one per chunk), each with the overhead.
+    #[serde(default = "one_pass")]
+    pub passes: f64,
     /// Measured throughput, items (or tokens) per second.
     pub measured: f64,
+}
+
+const fn one_pass() -> f64 {
+    1.0
 }
 
 impl Sample {
@@ -70,7 +77,12 @@ impl Sample {
                 reason: "must be positive and finite",
             });
         }
-        let cost = step_cost(spec, req.precision, req.workload, req.batch_size, req.seq_length)?;
+        let runtime = req.runtime.unwrap_or(super::Runtime::default_for(
+            device.hardware_type,
+            req.workload,
+            req.precision,
+        ));
+        let cost = runtime_step_cost(spec, req, runtime)?;
         let (peak, _) = device.dense_tflops.for_precision(req.precision);
         Ok(Self {
             hardware: device.hardware_type,
@@ -80,6 +92,7 @@ impl Sample {
             compute_s: cost.flops / (peak * 1e12),
             memory_s: cost.bytes / (device.memory_bandwidth_gbs * 1e9),
             items: cost.items,
+            passes: f64::from(cost.passes),
             measured,
         })
     }
@@ -87,7 +100,9 @@ impl Sample {
     /// Predicted throughput under `eff`.
     #[must_use]
     pub fn predict(&self, eff: &Efficiency) -> f64 {
-        self.items / (libm::fmax(self.compute_s / eff.compute, self.memory_s / eff.memory) + eff.overhead_ms / 1e3)
+        self.items
+            / (libm::fmax(self.compute_s / eff.compute, self.memory_s / eff.memory)
+                + self.passes * eff.overhead_ms / 1e3)
     }
 
     fn log_error(&self, eff: &Efficiency) -> f64 {

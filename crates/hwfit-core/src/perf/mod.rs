@@ -22,7 +22,7 @@ use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
 pub use browser::{BrowserCoefficients, EngineCosts, FixedCosts};
-pub use cost::{step_cost, StepCost};
+pub use cost::{runtime_step_cost, step_cost, StepCost};
 pub use host::{HostCosts, Processor, RuntimeCoefficients};
 pub use learned::{LearnedDomain, ResidualModel};
 pub use runtime::Runtime;
@@ -35,6 +35,9 @@ use crate::spec::ModelSpec;
 use crate::{CoreError, Device, HardwareType, Precision, Workload};
 
 const FIT_JSON: &str = include_str!("../../data/perf_fit.json");
+
+/// The largest prompt chunk a request may name (tokens per forward pass).
+pub const MAX_PROMPT_CHUNK: u32 = 1 << 20;
 
 /// Fitted factors for one hardware type.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -182,9 +185,25 @@ pub struct PerfRequest {
     /// The runtime to predict for (default: [`Runtime::default_for`] the hardware type and workload).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub runtime: Option<Runtime>,
+    /// Prompt tokens per forward pass of a prefill (llama.cpp's `--ubatch-size`, mlx-lm's
+    /// `prefill_step_size`; default: the runtime's, [`Runtime::prompt_chunk_tokens`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_chunk: Option<u32>,
 }
 
 impl PerfRequest {
+    /// The prompt tokens per forward pass of this step on `runtime`: the request's, else the
+    /// runtime's ([`Runtime::prompt_chunk_tokens`]); `None` for other workloads than prefill, or a
+    /// runtime that takes the whole prompt at once.
+    #[must_use]
+    pub fn prompt_chunk_on(&self, runtime: Runtime) -> Option<u32> {
+        if self.workload == Workload::Prefill {
+            self.prompt_chunk.or(runtime.prompt_chunk_tokens())
+        } else {
+            None
+        }
+    }
+
     /// A step on the default runtime for the target.
     #[must_use]
     pub const fn new(precision: Precision, workload: Workload, batch_size: u32, seq_length: u32) -> Self {
@@ -194,6 +213,7 @@ impl PerfRequest {
             batch_size,
             seq_length,
             runtime: None,
+            prompt_chunk: None,
         }
     }
 }
@@ -275,6 +295,17 @@ impl core::fmt::Display for PredictionSource {
     }
 }
 
+/// How a runtime fed a prompt to the model: `passes` forward passes of at most `chunk` tokens, each
+/// reading the weights its tokens reach and paying the per-pass overhead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct PromptPasses {
+    /// Prompt tokens per forward pass (llama.cpp's `n_ubatch`, mlx-lm's `prefill_step_size`).
+    pub chunk: u32,
+    /// Forward passes over the prompt.
+    pub passes: u32,
+}
+
 /// A prediction (IPFS Accelerate's `throughput`, `latency`, `memory_usage`, plus what it rests on).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
@@ -319,6 +350,9 @@ pub struct Prediction {
     /// Runtimes with fitted host costs: operators issued, per-step cost and the device's part.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host_costs: Option<HostCosts>,
+    /// A prefill on a runtime that feeds the prompt in chunks: the chunk and the passes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompt_passes: Option<PromptPasses>,
 }
 
 impl Prediction {
@@ -354,6 +388,18 @@ impl Prediction {
             }
             None => format!("{}-bound", self.bound),
         }
+    }
+
+    /// How the prompt was fed, in words, where it took more than one pass:
+    /// `prompt in 4 passes of 512 tokens: the weights are read once per pass`.
+    #[must_use]
+    pub fn prompt_passes_explanation(&self) -> Option<String> {
+        self.prompt_passes.filter(|p| p.passes > 1).map(|p| {
+            format!(
+                "prompt in {} passes of {} tokens: the weights are read once per pass",
+                p.passes, p.chunk
+            )
+        })
     }
 }
 
@@ -438,6 +484,9 @@ impl PerfModel {
     ) -> Result<(Prediction, Option<Vec<f32>>), CoreError> {
         let mode = req.workload.mode();
         validate_request(spec, req.precision, mode, req.batch_size, req.seq_length)?;
+        if let Some(chunk) = req.prompt_chunk {
+            crate::resources::check_range("prompt_chunk", chunk, MAX_PROMPT_CHUNK)?;
+        }
         let memory = memory_breakdown(
             spec,
             &ResourceInput {
@@ -448,10 +497,10 @@ impl PerfModel {
                 seq_length: req.seq_length,
             },
         );
-        let cost = step_cost(spec, req.precision, req.workload, req.batch_size, req.seq_length)?;
         let runtime = req
             .runtime
             .unwrap_or(Runtime::default_for(device.hardware_type, req.workload, req.precision));
+        let cost = runtime_step_cost(spec, req, runtime)?;
         // A browser's WebAssembly view runs on the runtime's own threads.
         let device = &*crate::browser::wasm_view_for(device, runtime);
         let (peak_tflops, compute_rate) = device.dense_tflops.for_precision(req.precision);
@@ -546,7 +595,8 @@ impl PerfModel {
         let analytic_step_s = match (host_costs, fixed_costs) {
             (Some(h), _) => h.total_ms() / 1e3,
             (None, Some(f)) => roofline_s + f.overhead_ms() / 1e3,
-            (None, None) => roofline_s + eff.overhead_ms / 1e3,
+            // The fixed overhead is paid per forward pass (a prompt fed in chunks pays it per chunk).
+            (None, None) => roofline_s + f64::from(cost.passes) * eff.overhead_ms / 1e3,
         };
         // The learned correction was trained on each cell's documented runtime only (never on
         // llama.cpp's WebAssembly build, whose kernels have fitted shares of their own).
@@ -631,6 +681,10 @@ impl PerfModel {
             analytic_throughput: correction.map(|_| round_sig(cost.items / analytic_step_s)),
             fixed_costs,
             host_costs,
+            prompt_passes: req.prompt_chunk_on(runtime).map(|chunk| PromptPasses {
+                chunk,
+                passes: cost.passes,
+            }),
         };
         Ok((prediction, features))
     }

@@ -86,6 +86,23 @@ impl Runtime {
         }
     }
 
+    /// Tokens the runtime feeds its model per forward pass when it processes a prompt, by default:
+    /// each pass reads the weights its tokens reach again (for a mixture of experts, the experts
+    /// those tokens are routed to). llama.cpp splits a prompt into physical batches of `n_ubatch`
+    /// = 512 tokens (`common/common.h`: "physical batch size for prompt processing"; llama-bench's
+    /// `-ub` defaults to the same); mlx-lm's `generate_step` prefills in steps of
+    /// `prefill_step_size` = 2,048 tokens. `None`: the whole prompt in one pass (PyTorch and
+    /// transformers, ONNX Runtime, TensorRT engines built for the sequence; vLLM's chunked-prefill
+    /// budget depends on how it is served and is not assumed).
+    #[must_use]
+    pub const fn prompt_chunk_tokens(self) -> Option<u32> {
+        match self {
+            Self::LlamaCpp => Some(512),
+            Self::Mlx => Some(2048),
+            _ => None,
+        }
+    }
+
     /// Whether the runtime runs weights stored at `precision`: llama.cpp's GGUF formats run on
     /// llama.cpp (and the browser runtimes that read 4-bit blocks), not on engines that read
     /// framework weights (PyTorch, TensorRT, ONNX Runtime, OpenVINO, tract, vLLM's default path);

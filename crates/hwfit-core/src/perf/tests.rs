@@ -15,6 +15,7 @@ fn predict(model: &str, device: &str, precision: Precision, workload: Workload, 
                 batch_size: batch,
                 seq_length: seq,
                 runtime: None,
+                prompt_chunk: None,
             },
         )
         .unwrap()
@@ -47,6 +48,71 @@ fn moe_decode_reads_only_the_routed_experts() {
     // 2 of 8 experts at batch 1: about 13 B of 46.7 B parameters are read
     assert!(one.bytes / 2.0 < 14e9 && one.bytes / 2.0 > 12e9, "{}", one.bytes);
     assert!(many.bytes / 2.0 > 46e9);
+}
+
+#[test]
+fn a_prompt_fed_in_chunks_reads_the_weights_once_per_chunk() {
+    let moe = Catalog::builtin().resolve("Qwen/Qwen3-30B-A3B").unwrap().spec;
+    let chunked = |seq: u32, chunk: Option<u32>| {
+        let req = PerfRequest {
+            prompt_chunk: chunk,
+            ..PerfRequest::new(Precision::Q8_0, Workload::Prefill, 1, seq)
+        };
+        runtime_step_cost(&moe, &req, Runtime::LlamaCpp).unwrap()
+    };
+    // 2,048 tokens in llama.cpp's 512-token physical batches: four passes, each reaching every
+    // expert (512 tokens × 8 of 128 experts), so the weights are read four times; the FLOPs stay.
+    let whole = step_cost(&moe, Precision::Q8_0, Workload::Prefill, 1, 2048).unwrap();
+    let four = chunked(2048, None);
+    assert_eq!((whole.passes, four.passes), (1, 4));
+    assert!(
+        (four.weight_bytes / whole.weight_bytes - 4.0).abs() < 1e-3,
+        "{}",
+        four.weight_bytes / whole.weight_bytes
+    );
+    assert!((four.bytes - four.weight_bytes - (whole.bytes - whole.weight_bytes)).abs() < 1.0);
+    assert!((four.flops - whole.flops).abs() < 1.0);
+    // A prompt no longer than a chunk is one pass; a runtime without chunks reads once.
+    assert_eq!(
+        chunked(512, None),
+        step_cost(&moe, Precision::Q8_0, Workload::Prefill, 1, 512).unwrap()
+    );
+    let req = PerfRequest::new(Precision::Q8_0, Workload::Prefill, 1, 2048);
+    assert_eq!(runtime_step_cost(&moe, &req, Runtime::Pytorch).unwrap(), whole);
+    // One token per pass: each pass reads what a decode step reads (the 8 experts one token picks).
+    let decode = step_cost(&moe, Precision::Q8_0, Workload::Decode, 1, 1).unwrap();
+    let single = chunked(64, Some(1));
+    assert_eq!(single.passes, 64);
+    assert!((single.weight_bytes / 64.0 - decode.weight_bytes).abs() / decode.weight_bytes < 1e-9);
+    // The prediction says so, and each pass pays the per-pass overhead.
+    let device = DeviceCatalog::builtin().resolve("GB10").unwrap().clone();
+    let model = PerfModel::builtin().unwrap();
+    let p = model
+        .predict(
+            &moe,
+            &device,
+            &PerfRequest::new(Precision::Q8_0, Workload::Prefill, 1, 2048),
+        )
+        .unwrap();
+    assert_eq!(p.prompt_passes, Some(super::PromptPasses { chunk: 512, passes: 4 }));
+    assert!(p
+        .prompt_passes_explanation()
+        .unwrap()
+        .starts_with("prompt in 4 passes of 512 tokens"));
+    let err = model
+        .predict(
+            &moe,
+            &device,
+            &PerfRequest {
+                prompt_chunk: Some(0),
+                ..PerfRequest::new(Precision::Q8_0, Workload::Prefill, 1, 2048)
+            },
+        )
+        .unwrap_err();
+    assert!(
+        alloc::string::ToString::to_string(&err).contains("must be at least 1"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -101,6 +167,7 @@ fn fitting_recovers_known_coefficients() {
                 batch_size: 1,
                 seq_length: seq,
                 runtime: None,
+                prompt_chunk: None,
             };
             let mut s = fit::Sample::new(&spec, device, &req, 1.0, alloc::format!("{i}")).unwrap();
             s.measured = s.predict(&truth);
@@ -411,6 +478,7 @@ fn gguf_in_a_browsers_webassembly_runs_llama_cpps_build() {
                     batch_size: 1,
                     seq_length: 100,
                     runtime,
+                    prompt_chunk: None,
                 },
             )
             .unwrap()

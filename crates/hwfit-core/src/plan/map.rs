@@ -269,6 +269,7 @@ mod tests {
                 batch_size: batch,
                 seq_length: 128,
                 runtime: None,
+                prompt_chunk: None,
             };
             PerfModel::builtin()
                 .unwrap()

@@ -121,6 +121,7 @@ pub fn prediction_matrix(
                         batch_size: batch,
                         seq_length: seq_length.min(spec.max_positions.max(1)),
                         runtime: t.runtime_for(None, workload, precision).0,
+                        prompt_chunk: None,
                     };
                     let cell = match perf.predict(spec, &t.device, &req) {
                         Ok(p) => Cell::Predicted {

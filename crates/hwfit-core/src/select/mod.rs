@@ -276,6 +276,7 @@ pub fn select_hardware(
         batch_size: req.batch_size,
         seq_length: req.seq_length,
         runtime: None,
+        prompt_chunk: None,
     };
     // Sizes, sequence length and trainability are errors of the request, not of a candidate.
     crate::resources::validate_request(spec, req.precision, mode, req.batch_size, req.seq_length)?;

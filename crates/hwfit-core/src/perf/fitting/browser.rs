@@ -350,6 +350,7 @@ impl BrowserCase {
                         batch_size: self.batch,
                         seq_length: self.seq,
                         runtime: None,
+                        prompt_chunk: None,
                     },
                 )
                 .ok()

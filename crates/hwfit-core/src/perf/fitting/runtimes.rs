@@ -37,7 +37,7 @@ use super::{invalid, Excluded, Residual};
 use crate::csv::{Cell, Table};
 use crate::perf::fit::{log_space, nelder_mead, round4, summarize, Accuracy, MIN_SAMPLES};
 use crate::perf::host::{device_seconds, HostCosts, Processor, RuntimeCoefficients};
-use crate::perf::{operators, step_cost, tf32, Coefficients, PerfRequest, Runtime, WorkloadClass};
+use crate::perf::{operators, runtime_step_cost, tf32, Coefficients, PerfRequest, Runtime, WorkloadClass};
 use crate::spec::ModelSpec;
 use crate::{Catalog, CoreError, Device, DeviceCatalog, HardwareType, Precision, Workload};
 
@@ -89,6 +89,9 @@ pub struct RuntimeSample {
     pub operators: u32,
     /// Items per step.
     pub items: f64,
+    /// Forward passes per step (a prompt fed in chunks: one per chunk): the workload-class model
+    /// pays its overhead per pass.
+    pub passes: f64,
     /// Measured throughput, items per second.
     pub measured: f64,
 }
@@ -103,20 +106,14 @@ impl RuntimeSample {
         source: &str,
         label: String,
     ) -> Result<Self, CoreError> {
-        let cost = step_cost(
-            spec,
-            request.precision,
-            request.workload,
-            request.batch_size,
-            request.seq_length,
-        )?;
-        let (peak, _) = device.dense_tflops.for_precision(request.precision);
-        let bandwidth = device.memory_bandwidth_gbs * 1e9;
         let runtime = request.runtime.unwrap_or(Runtime::default_for(
             device.hardware_type,
             request.workload,
             request.precision,
         ));
+        let cost = runtime_step_cost(spec, request, runtime)?;
+        let (peak, _) = device.dense_tflops.for_precision(request.precision);
+        let bandwidth = device.memory_bandwidth_gbs * 1e9;
         let (tensor_share, tf32_peak) =
             tf32::fp32_on_tf32(runtime, device, spec, request.precision, request.seq_length).unwrap_or((0.0, 1.0));
         Ok(Self {
@@ -135,6 +132,7 @@ impl RuntimeSample {
             streamed_s: (cost.bytes - cost.weight_bytes) / bandwidth,
             operators: operators::per_step_as(spec, request.workload, operators::Dispatch::of(runtime)),
             items: cost.items,
+            passes: f64::from(cost.passes),
             measured,
         })
     }
@@ -176,7 +174,9 @@ impl RuntimeSample {
                     (self.compute_s + self.tensor_s) / e.compute,
                     (self.weight_s + self.streamed_s) / e.memory,
                 );
-                libm::fabs(libm::log(self.items / (roofline + e.overhead_ms / 1e3) / self.measured))
+                libm::fabs(libm::log(
+                    self.items / (roofline + self.passes * e.overhead_ms / 1e3) / self.measured,
+                ))
             })
     }
 }
@@ -348,8 +348,9 @@ fn sample(
         batch_size: batch,
         seq_length: seq,
         runtime: Some(runtime),
+        prompt_chunk: None,
     };
-    let cost = match step_cost(spec, precision, workload, batch, seq) {
+    let cost = match runtime_step_cost(spec, &request, runtime) {
         Ok(c) => c,
         Err(e) => return Ok(Err(format!("{e}"))),
     };
@@ -922,6 +923,7 @@ mod tests {
                 streamed_s,
                 operators,
                 items: 1.0,
+                passes: 1.0,
                 measured: 1.0,
             };
             s.measured = s.predict(&truth);

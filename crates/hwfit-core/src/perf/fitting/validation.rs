@@ -106,6 +106,16 @@ fn predict_row(
         .trim()
         .parse()
         .map_err(|_| String::from("seq_length is not a whole number"))?;
+    // llama-bench's `-ub` where the row states it (a microbatch sweep); else the runtime's.
+    let prompt_chunk = match t.get(r, "ubatch_size").map(str::trim) {
+        Err(_) | Ok("") => None,
+        Ok(text) => Some(
+            text.parse::<u32>()
+                .ok()
+                .filter(|n| *n > 0)
+                .ok_or_else(|| format!("ubatch_size '{text}' is not a positive whole number"))?,
+        ),
+    };
     let name = get("model")?;
     let Some(resolved) = catalog.lookup(name) else {
         return Ok(Err(format!("model '{name}' is not in the catalog")));
@@ -121,6 +131,7 @@ fn predict_row(
         batch_size: batch,
         seq_length: seq,
         runtime: Some(runtime),
+        prompt_chunk,
     };
     let prediction = match model.predict(&resolved.spec, device, &request) {
         Ok(p) => p,
@@ -130,8 +141,9 @@ fn predict_row(
     let mixture_of_experts = spec.stacks().any(|s| s.experts > 1);
     Ok(Ok(ValidationSample {
         label: format!(
-            "{runtime} {} {workload} b{batch} s{seq} {precision} on {hardware}",
-            spec.name
+            "{runtime} {} {workload} b{batch} s{seq}{} {precision} on {hardware}",
+            spec.name,
+            prompt_chunk.map(|n| format!(" ub{n}")).unwrap_or_default()
         ),
         mixture_of_experts,
         measured,

@@ -159,6 +159,7 @@ pub fn steps(
                 batch_size: 1,
                 seq_length: seq as u32,
                 runtime: Some(Runtime::LlamaCpp),
+                prompt_chunk: None,
             },
             measured,
             kernel,
