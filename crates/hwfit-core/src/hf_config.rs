@@ -280,6 +280,12 @@ fn entry_count<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Opti
     Ok(map.map(|m| u32::try_from(m.len()).unwrap_or(u32::MAX)))
 }
 
+/// Whether a config's activation name is GELU's tanh approximation as `transformers` writes it out
+/// in tensor operations (`NewGELUActivation`, `FastGELUActivation`).
+pub(crate) fn written_out_gelu(activation: &str) -> bool {
+    matches!(activation, "gelu_new" | "gelu_fast")
+}
+
 fn need(value: Option<u32>, field: &str, model_type: &str) -> Result<u32, CoreError> {
     match value {
         Some(0) => Err(CoreError::InvalidConfig(format!(
@@ -448,8 +454,11 @@ impl HfConfig {
                 let vocab = need(self.vocab_size, "vocab_size", k)?;
                 let positions = self.n_positions.unwrap_or(1024);
                 let mut parts = gpt2(layers, hidden, heads, vocab, positions);
-                if let (Some(inner), Some(Component::Transformer(t))) = (self.n_inner, parts.first_mut()) {
-                    t.intermediate_size = inner;
+                if let Some(Component::Transformer(t)) = parts.first_mut() {
+                    if let Some(inner) = self.n_inner {
+                        t.intermediate_size = inner;
+                    }
+                    t.written_out_gelu = written_out_gelu(self.activation_function.as_deref().unwrap_or("gelu_new"));
                 }
                 (parts, positions)
             }
@@ -480,8 +489,11 @@ impl HfConfig {
                     gated,
                     self.tie_word_embeddings.unwrap_or(true),
                 );
+                // T5Config maps `gated-gelu` to `gelu_new`; other activations are fused calls.
+                let gelu_new = self.feed_forward_proj.as_deref() == Some("gated-gelu");
                 for part in &mut parts {
                     if let Component::Transformer(t) = part {
+                        t.written_out_gelu = gelu_new;
                         t.head_dim = self.d_kv.unwrap_or(64);
                         if t.role == StackRole::CrossDecoder {
                             t.layers = self.num_decoder_layers.unwrap_or(layers);

@@ -141,6 +141,19 @@ pub struct TransformerStack {
     /// cache nothing, yet attend like the others.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub kv_shared_layers: u32,
+    /// Attention biased by learned relative positions (T5's bucketed `relative_attention_bias`),
+    /// computed once per stack and step from the query and key positions.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub relative_position_bias: bool,
+    /// The projections are GPT-2's `Conv1D` layers (weights stored transposed; the queries, keys
+    /// and values in one `c_attn`, split after it).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub conv1d_projections: bool,
+    /// The feed-forward's activation is the tanh approximation of GELU as `gelu_new` or `gelu_fast`
+    /// name it (GPT-2, Phi-2, flan-T5's gated-gelu): `transformers` writes it out as tensor
+    /// operations where `gelu`, `gelu_pytorch_tanh`, `silu` and `relu` are one fused call each.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub written_out_gelu: bool,
 }
 
 string_enum! {

@@ -1776,6 +1776,11 @@ export interface TransformerStack {
      * runs this attention as separate operations.
      */
     attentionSinks?: boolean;
+    /**
+     * The projections are GPT-2's `Conv1D` layers (weights stored transposed; the queries, keys
+     * and values in one `c_attn`, split after it).
+     */
+    conv1dProjections?: boolean;
     /** Inner width of the dense layers' feed-forward (with `dense_layers`). */
     denseIntermediateSize?: number;
     /** Of `layers`, those with one dense feed-forward instead of experts (mixture-of-experts stacks). */
@@ -1835,6 +1840,11 @@ export interface TransformerStack {
      * (linear attention, state-space and convolution layers of hybrid models).
      */
     recurrentLayers?: number;
+    /**
+     * Attention biased by learned relative positions (T5's bucketed `relative_attention_bias`),
+     * computed once per stack and step from the query and key positions.
+     */
+    relativePositionBias?: boolean;
     /** Attention pattern. */
     role: StackRole;
     /** Rotary position embeddings applied to queries and keys in every layer. */
@@ -1852,6 +1862,12 @@ export interface TransformerStack {
     tiedEmbeddings: boolean;
     /** Token-embedding rows owned by this stack (0 when shared with another stack or absent). */
     vocabSize: number;
+    /**
+     * The feed-forward's activation is the tanh approximation of GELU as `gelu_new` or `gelu_fast`
+     * name it (GPT-2, Phi-2, flan-T5's gated-gelu): `transformers` writes it out as tensor
+     * operations where `gelu`, `gelu_pytorch_tanh`, `silu` and `relu` are one fused call each.
+     */
+    writtenOutGelu?: boolean;
 }
 
 /** The WebAssembly part (independent yes/no facts). */

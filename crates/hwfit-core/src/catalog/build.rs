@@ -42,6 +42,9 @@ pub fn stack(role: StackRole, input: Modality, layers: u32, hidden: u32, heads: 
         rotary: false,
         attention_sinks: false,
         kv_shared_layers: 0,
+        relative_position_bias: false,
+        conv1d_projections: false,
+        written_out_gelu: false,
     }
 }
 
@@ -122,12 +125,13 @@ pub fn bert(layers: u32, hidden: u32, heads: u32, inter: u32, vocab: u32, positi
 /// GPT-2-style decoder: learned positions, tied output, 4× feed-forward.
 #[must_use]
 pub fn gpt2(layers: u32, hidden: u32, heads: u32, vocab: u32, positions: u32) -> Vec<Component> {
-    vec![
-        stack(StackRole::Decoder, Modality::Text, layers, hidden, heads, 4 * hidden)
-            .vocab(vocab, true)
-            .positions(positions)
-            .component(),
-    ]
+    let mut decoder = stack(StackRole::Decoder, Modality::Text, layers, hidden, heads, 4 * hidden)
+        .vocab(vocab, true)
+        .positions(positions);
+    // `Conv1D` projections and `activation_function: gelu_new`, as GPT-2's configs have it.
+    decoder.conv1d_projections = true;
+    decoder.written_out_gelu = true;
+    vec![decoder.component()]
 }
 
 /// Llama-style decoder: rotary positions, gated feed-forward, grouped-query attention.
@@ -148,12 +152,17 @@ pub fn t5(d_model: u32, d_ff: u32, heads: u32, layers: u32, vocab: u32, gated: b
         .head_dim(64)
         .vocab(vocab, tied);
     if gated {
+        // `feed_forward_proj: gated-gelu` (flan-T5) gates with `gelu_new`.
         enc = enc.gated();
         dec = dec.gated();
+        enc.written_out_gelu = true;
+        dec.written_out_gelu = true;
     }
-    // T5's `T5LayerNorm` is a root-mean-square norm.
+    // T5's `T5LayerNorm` is a root-mean-square norm; its attention takes relative position biases.
     enc.norm = Norm::RmsNorm;
     dec.norm = Norm::RmsNorm;
+    enc.relative_position_bias = true;
+    dec.relative_position_bias = true;
     vec![enc.component(), dec.component()]
 }
 

@@ -270,6 +270,11 @@ impl HfConfig {
         }
         s.attention_sinks = SINKED.contains(&kind);
         s.gated_attention = OUTPUT_GATED.contains(&kind);
+        s.written_out_gelu = self
+            .hidden_act
+            .as_deref()
+            .or(self.activation_function.as_deref())
+            .is_some_and(super::written_out_gelu);
         if self.position_embedding_type.as_deref() == Some("nope") {
             // Granite 4's hybrids: no position encoding at all (the Mamba layers order the tokens).
             s.rotary = false;
