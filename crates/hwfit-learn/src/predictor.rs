@@ -9,7 +9,9 @@ use std::sync::Arc;
 use hwfit_core::perf::learned::{feature_names, LearnedDomain, FEATURE_COUNT};
 use hwfit_core::perf::{ResidualModel, WorkloadClass};
 use hwfit_core::HardwareType;
+use tract_nnef::internal::translator::Translate as _;
 use tract_nnef::prelude::*;
+use tract_nnef::tract_core::floats::FloatPrecisionTranslator;
 
 use crate::LearnError;
 
@@ -71,7 +73,7 @@ impl TractPredictor {
     pub fn from_onnx(bytes: &[u8]) -> Result<Self, LearnError> {
         let (model, metadata) = onnx_model(bytes)?;
         let metadata: Vec<_> = metadata.into_iter().map(|(k, v)| (k, Some(v))).collect();
-        Self::ready(model, &metadata)
+        Self::ready(&model, &metadata)
     }
 
     /// Loads tract's NNEF form of a model (`.nnef.tar`).
@@ -86,11 +88,11 @@ impl TractPredictor {
                 .and_then(|t| t.to_plain_array_view::<String>().ok()?.iter().next().cloned())
         };
         let metadata: Vec<_> = keys::ALL.iter().map(|k| ((*k).to_owned(), property(k))).collect();
-        Self::ready(model, &metadata)
+        Self::ready(&model, &metadata)
     }
 
     /// Checks the metadata (key → value) and optimizes the model into a plan.
-    fn ready(model: TypedModel, metadata: &[(String, Option<String>)]) -> Result<Self, LearnError> {
+    fn ready(model: &TypedModel, metadata: &[(String, Option<String>)]) -> Result<Self, LearnError> {
         let get = |key: &str| {
             metadata
                 .iter()
@@ -107,8 +109,11 @@ impl TractPredictor {
         }
         let domain: LearnedDomain = serde_json::from_str(&get(keys::DOMAIN)?)
             .map_err(|e| LearnError::Model(format!("metadata '{}': {e}", keys::DOMAIN)))?;
-        let plan = model
-            .into_optimized()
+        // Run in f64: tract's f32 kernels differ in the last bits between native (FMA, SIMD) and
+        // wasm, and a correction rounded for printing must come out alike in every face.
+        let plan = FloatPrecisionTranslator::new(f32::datum_type(), f64::datum_type())
+            .translate_model(model)
+            .and_then(TypedModel::into_optimized)
             .and_then(IntoRunnable::into_runnable)
             .map_err(|e| LearnError::Model(format!("tract cannot run the model: {e:#}")))?;
         Ok(Self {
@@ -158,15 +163,18 @@ impl TractPredictor {
     }
 
     /// Runs the model on one feature vector.
-    pub fn evaluate(&self, features: &[f32]) -> Result<f32, LearnError> {
+    pub fn evaluate(&self, features: &[f32]) -> Result<f64, LearnError> {
         if features.len() != FEATURE_COUNT {
             return Err(LearnError::Model(format!(
                 "{} features given, the model takes {FEATURE_COUNT}",
                 features.len()
             )));
         }
-        let input = tract_ndarray::Array2::from_shape_vec((1, FEATURE_COUNT), features.to_vec())
-            .map_err(|e| LearnError::Model(e.to_string()))?;
+        let input = tract_ndarray::Array2::from_shape_vec(
+            (1, FEATURE_COUNT),
+            features.iter().copied().map(f64::from).collect(),
+        )
+        .map_err(|e| LearnError::Model(e.to_string()))?;
         let outputs = self
             .plan
             .run(tvec!(Tensor::from(input).into()))
@@ -175,7 +183,7 @@ impl TractPredictor {
             .first()
             .ok_or_else(|| LearnError::Model(String::from("the model has no output")))?;
         let view = first
-            .to_plain_array_view::<f32>()
+            .to_plain_array_view::<f64>()
             .map_err(|e| LearnError::Model(format!("tract: {e:#}")))?;
         view.iter()
             .next()
@@ -226,7 +234,7 @@ pub fn onnx_to_nnef(onnx: &[u8]) -> Result<Vec<u8>, LearnError> {
 
 impl ResidualModel for TractPredictor {
     fn log_correction(&self, features: &[f32]) -> Result<f64, String> {
-        self.evaluate(features).map(f64::from).map_err(|e| e.to_string())
+        self.evaluate(features).map_err(|e| e.to_string())
     }
 
     fn admits(&self, hardware: HardwareType, class: WorkloadClass, features: &[f32]) -> bool {
@@ -262,7 +270,7 @@ mod tests {
                 onnx.evaluate(&case.features).unwrap(),
                 nnef.evaluate(&case.features).unwrap(),
             );
-            assert!((a - b).abs() <= 1e-6, "onnx {a} vs nnef {b}");
+            assert!((a - b).abs() <= 1e-12, "onnx {a} vs nnef {b}");
         }
     }
 

@@ -11,7 +11,7 @@ use crate::LearnError;
 pub const DEFAULT_REFERENCE: &str = include_str!("../data/default.reference.json");
 
 /// The largest difference allowed between tract's answer and the reference.
-pub const TOLERANCE: f32 = 1e-5;
+pub const TOLERANCE: f64 = 1e-5;
 
 /// One reference case.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

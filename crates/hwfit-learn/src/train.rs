@@ -345,7 +345,7 @@ mod tests {
             for tract in [&onnx, &nnef] {
                 let a = tract.evaluate(&case.features).unwrap();
                 assert!(
-                    (a - case.correction).abs() <= TOLERANCE,
+                    (a - f64::from(case.correction)).abs() <= TOLERANCE,
                     "tract {a} vs reference {}",
                     case.correction
                 );
@@ -362,7 +362,7 @@ mod tests {
         for case in &t.reference {
             let a = default.evaluate(&case.features).unwrap();
             assert!(
-                (a - case.correction).abs() <= 1e-4,
+                (a - f64::from(case.correction)).abs() <= 1e-4,
                 "default {a} vs retrained {}: regenerate with scripts/train-default",
                 case.correction
             );
@@ -391,7 +391,7 @@ mod tests {
             for tract in [&onnx, &nnef] {
                 let a = tract.evaluate(&case.features).unwrap();
                 assert!(
-                    (a - case.correction).abs() <= TOLERANCE,
+                    (a - f64::from(case.correction)).abs() <= TOLERANCE,
                     "{}: tract {a} vs reference {}",
                     case.step,
                     case.correction

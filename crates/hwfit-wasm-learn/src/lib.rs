@@ -28,10 +28,7 @@ pub struct LearnedPredictor {
 impl LearnedPredictor {
     /// ln(measured / analytic throughput) for one feature vector (the core's feature order).
     pub fn evaluate(&self, features: &[f32]) -> Result<f64, JsError> {
-        self.inner
-            .evaluate(features)
-            .map(f64::from)
-            .map_err(|e| JsError::new(&e.to_string()))
+        self.inner.evaluate(features).map_err(|e| JsError::new(&e.to_string()))
     }
 
     /// Whether a step (hardware type and workload class as written: `cuda`, `generate`) with these

@@ -273,7 +273,7 @@ async fn the_learned_model_runs_through_tract_and_matches_the_reference() {
     for case in &cases {
         let got = model.evaluate(&case.features).expect("tract runs");
         assert!(
-            (got - case.correction).abs() <= TOLERANCE,
+            (got - f64::from(case.correction)).abs() <= TOLERANCE,
             "{}: tract in wasm {got} vs reference {}",
             case.step,
             case.correction

@@ -624,8 +624,8 @@ impl PerfModel {
                 return None;
             }
             model.log_correction(features).ok().filter(|c| c.is_finite()).map(|c| {
-                // Rounded to 1e-4 (0.01 %): tract's f32 kernels differ in the last bits between
-                // native and wasm, and every face must print the same answer.
+                // Rounded to 1e-4 (0.01 %): the model runs in f64, yet native and wasm kernels may
+                // still differ in the last bits, and every face must print the same answer.
                 libm::round(c.clamp(-learned::MAX_LOG_CORRECTION, learned::MAX_LOG_CORRECTION) * 1e4) / 1e4
             })
         });
