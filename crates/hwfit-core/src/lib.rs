@@ -85,5 +85,6 @@ pub use precision::Precision;
 pub use resources::{estimate_resources, MemoryBreakdown, ResourceInput, ResourceRequirements};
 pub use select::{candidates_from, select_hardware, Candidate, Selection, SelectionConfig, SelectionInput, TaskType};
 pub use spec::{
-    Component, ConvNet, LatentAttention, MixerKind, Modality, ModelSpec, SlidingWindow, StateMixer, TransformerStack,
+    Component, ConvNet, LatentAttention, MixerKind, Modality, ModelSpec, PromptChunks, SlidingWindow, StateMixer,
+    TransformerStack,
 };

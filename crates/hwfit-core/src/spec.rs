@@ -872,19 +872,24 @@ impl ModelSpec {
             .sum()
     }
 
-    /// What the matrix products of a prompt of `batch` × `seq_length` tokens read when a runtime
-    /// feeds them `chunk` tokens per forward pass: every pass reads the weights its own tokens
-    /// reach (the shared ones, and the experts its tokens are routed to), so a prompt longer than a
-    /// chunk reads them once per chunk. Components other than transformer stacks are read once.
+    /// A prompt of `batch` × `seq_length` tokens fed `chunk` tokens per forward pass: how many
+    /// passes it takes (the longest stack's) and what their matrix products read. Every pass reads
+    /// the weights its own tokens reach (the shared ones, and the experts its tokens are routed
+    /// to), so a prompt longer than a chunk reads them once per chunk. Components other than
+    /// transformer stacks are read once.
     #[must_use]
-    pub fn chunked_prompt_weight_bytes(&self, precision: Precision, batch: u64, seq_length: u32, chunk: u32) -> f64 {
+    pub fn prompt_in_chunks(&self, precision: Precision, batch: u64, seq_length: u32, chunk: u32) -> PromptChunks {
         let chunk = u64::from(chunk.max(1));
-        self.components
-            .iter()
-            .map(|c| match c {
+        let mut chunks = PromptChunks {
+            passes: 1,
+            weight_bytes: 0.0,
+        };
+        for c in &self.components {
+            chunks.weight_bytes += match c {
                 Component::Transformer(t) => {
                     let tokens = batch * t.tokens_per_item(seq_length);
                     let (full, rest) = (tokens / chunk, tokens % chunk);
+                    chunks.passes = chunks.passes.max(tokens.div_ceil(chunk));
                     let rest_bytes = if rest > 0 {
                         t.matmul_weight_bytes(precision, rest)
                     } else {
@@ -893,8 +898,9 @@ impl ModelSpec {
                     full as f64 * t.matmul_weight_bytes(precision, chunk) + rest_bytes
                 }
                 other => precision.weight_bytes(other.parameters()),
-            })
-            .sum()
+            };
+        }
+        chunks
     }
 
     /// KV-cache bytes of one sequence of `tokens` (local-attention layers keep only their window;
@@ -932,6 +938,15 @@ impl ModelSpec {
             })
             .sum()
     }
+}
+
+/// A prompt fed in chunks ([`ModelSpec::prompt_in_chunks`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PromptChunks {
+    /// Forward passes over the prompt (at least 1).
+    pub passes: u64,
+    /// Bytes the passes' matrix products read, over all passes.
+    pub weight_bytes: f64,
 }
 
 #[cfg(test)]

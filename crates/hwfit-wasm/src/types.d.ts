@@ -709,7 +709,7 @@ export interface HostCosts {
     deviceMs: number;
     /** The runtime's host time per operator, µs. */
     operatorUs: number;
-    /** Operators the step runs (see [`super::operators`]). */
+    /** Operators the step runs (see [`super::operators`]), over all its forward passes. */
     operators: number;
     /** `operators × operator_us`, ms. */
     operatorsMs: number;
@@ -718,7 +718,10 @@ export interface HostCosts {
      * of the two, not their sum.
      */
     overlapped: boolean;
-    /** Fixed host time per step, ms. */
+    /**
+     * Fixed host time per step (per forward pass, over all of them: a prompt fed in chunks pays
+     * it per chunk), ms.
+     */
     stepMs: number;
 }
 

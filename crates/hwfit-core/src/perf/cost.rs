@@ -111,22 +111,16 @@ pub fn step_cost(
 impl StepCost {
     /// The prefill `self` describes (one pass over `batch` × `seq` tokens) as a runtime runs it
     /// when it feeds the prompt `chunk` tokens per forward pass: the FLOPs and the other traffic
-    /// stay, the weights are read by every pass ([`ModelSpec::chunked_prompt_weight_bytes`]), and
+    /// stay, the weights are read by every pass ([`ModelSpec::prompt_in_chunks`]), and
     /// `passes` counts the passes (each pays the runtime's per-pass overhead). A prompt no longer
     /// than a chunk is one pass, unchanged.
     #[must_use]
     pub fn in_prompt_chunks(self, spec: &ModelSpec, precision: Precision, batch: u32, seq: u32, chunk: u32) -> Self {
-        let weights = spec.chunked_prompt_weight_bytes(precision, u64::from(batch), seq, chunk);
-        let passes = spec
-            .stacks()
-            .map(|s| (u64::from(batch) * s.tokens_per_item(seq)).div_ceil(u64::from(chunk.max(1))))
-            .max()
-            .unwrap_or(1)
-            .max(1);
+        let chunks = spec.prompt_in_chunks(precision, u64::from(batch), seq, chunk);
         Self {
-            bytes: self.bytes - self.weight_bytes + weights,
-            weight_bytes: weights,
-            passes: u32::try_from(passes).unwrap_or(u32::MAX),
+            bytes: self.bytes - self.weight_bytes + chunks.weight_bytes,
+            weight_bytes: chunks.weight_bytes,
+            passes: u32::try_from(chunks.passes).unwrap_or(u32::MAX),
             ..self
         }
     }

@@ -140,13 +140,14 @@ pub fn device_seconds(compute_t: f64, weight_t: f64, streamed_t: f64) -> f64 {
 #[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct HostCosts {
-    /// Operators the step runs (see [`super::operators`]).
+    /// Operators the step runs (see [`super::operators`]), over all its forward passes.
     pub operators: u32,
     /// The runtime's host time per operator, µs.
     pub operator_us: f64,
     /// `operators × operator_us`, ms.
     pub operators_ms: f64,
-    /// Fixed host time per step, ms.
+    /// Fixed host time per step (per forward pass, over all of them: a prompt fed in chunks pays
+    /// it per chunk), ms.
     pub step_ms: f64,
     /// The device's part: FLOPs or bytes at the runtime's achieved rates, ms.
     pub device_ms: f64,
@@ -156,10 +157,20 @@ pub struct HostCosts {
 }
 
 impl HostCosts {
-    /// The host costs of a step of `operators` operators whose device part takes `device_ms`
-    /// (`training`: a training step, its operators at the runtime's training cost).
+    /// The host costs of a step of `passes` forward passes of `operators` operators each (a prompt
+    /// fed in chunks runs every operator, and pays the per-step cost, once per chunk) whose device
+    /// part takes `device_ms` (`training`: a training step, its operators at the runtime's
+    /// training cost).
     #[must_use]
-    pub fn new(coefficients: &RuntimeCoefficients, operators: u32, device_ms: f64, training: bool) -> Self {
+    pub fn new(
+        coefficients: &RuntimeCoefficients,
+        operators: u32,
+        passes: u32,
+        device_ms: f64,
+        training: bool,
+    ) -> Self {
+        let passes = passes.max(1);
+        let operators = operators.saturating_mul(passes);
         let operator_us = if training {
             coefficients.operator_us * coefficients.train_step_host_factor
         } else {
@@ -169,7 +180,7 @@ impl HostCosts {
             operators,
             operator_us,
             operators_ms: f64::from(operators) * operator_us / 1e3,
-            step_ms: coefficients.step_ms,
+            step_ms: coefficients.step_ms * f64::from(passes),
             device_ms,
             overlapped: Processor::of(coefficients.hardware) == Processor::Accelerator,
         }
@@ -226,12 +237,26 @@ mod tests {
 
     #[test]
     fn an_accelerator_overlaps_host_and_device() {
-        let small = HostCosts::new(&coefficients(HardwareType::Cuda), 400, 2.0, false);
+        let small = HostCosts::new(&coefficients(HardwareType::Cuda), 400, 1, 2.0, false);
         assert!(small.host_bound());
         assert!((small.total_ms() - (8.0 + 1.0)).abs() < 1e-12);
-        let large = HostCosts::new(&coefficients(HardwareType::Cuda), 400, 30.0, false);
+        let large = HostCosts::new(&coefficients(HardwareType::Cuda), 400, 1, 30.0, false);
         assert!(!large.host_bound());
         assert!((large.total_ms() - 31.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn a_prompt_in_chunks_pays_the_host_once_per_pass() {
+        // Four passes of 400 operators at 20 µs and a 1 ms step cost each, the device at 2 ms.
+        let chunked = HostCosts::new(&coefficients(HardwareType::Cuda), 400, 4, 2.0, false);
+        assert_eq!(chunked.operators, 1600);
+        assert!((chunked.step_ms - 4.0).abs() < 1e-12);
+        assert!((chunked.total_ms() - (32.0 + 4.0)).abs() < 1e-12);
+        // No pass at all is read as one.
+        assert_eq!(
+            HostCosts::new(&coefficients(HardwareType::Cuda), 400, 0, 2.0, false),
+            HostCosts::new(&coefficients(HardwareType::Cuda), 400, 1, 2.0, false)
+        );
     }
 
     #[test]
@@ -244,10 +269,10 @@ mod tests {
 
     #[test]
     fn a_cpu_adds_them() {
-        let step = HostCosts::new(&coefficients(HardwareType::Cpu), 400, 2.0, false);
+        let step = HostCosts::new(&coefficients(HardwareType::Cpu), 400, 1, 2.0, false);
         assert!((step.total_ms() - 11.0).abs() < 1e-12);
         // A training step's operators at twice the host cost: 400 × 40 µs.
-        let training = HostCosts::new(&coefficients(HardwareType::Cpu), 400, 2.0, true);
+        let training = HostCosts::new(&coefficients(HardwareType::Cpu), 400, 1, 2.0, true);
         assert!((training.total_ms() - 19.0).abs() < 1e-12);
         assert_eq!(Processor::of(HardwareType::Wasm), Processor::Cpu);
         assert_eq!(Processor::of(HardwareType::Rocm), Processor::Accelerator);

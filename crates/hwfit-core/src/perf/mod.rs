@@ -588,6 +588,7 @@ impl PerfModel {
             HostCosts::new(
                 r,
                 operators::per_step_as(spec, req.workload, operators::Dispatch::of(runtime)),
+                cost.passes,
                 round_sig(roofline_s * 1e3),
                 req.workload == Workload::TrainStep,
             )
@@ -716,7 +717,9 @@ impl PerfModel {
         if device.hardware_type.is_browser() {
             return Vec::new();
         }
-        let mut runtimes = alloc::vec![Runtime::default_for(device.hardware_type, req.workload, req.precision)];
+        let documented = Runtime::default_for(device.hardware_type, req.workload, req.precision);
+        let asked = req.runtime.unwrap_or(documented);
+        let mut runtimes = alloc::vec![documented];
         for r in &self.coefficients.runtimes {
             if r.hardware == device.hardware_type && !runtimes.contains(&r.runtime) {
                 runtimes.push(r.runtime);
@@ -731,6 +734,11 @@ impl PerfModel {
                         device,
                         &PerfRequest {
                             runtime: Some(runtime),
+                            // A prompt chunk is a setting of the runtime asked about, or of the
+                            // runtimes that feed prompts in chunks; the others take it whole.
+                            prompt_chunk: req
+                                .prompt_chunk
+                                .filter(|_| runtime == asked || runtime.prompt_chunk_tokens().is_some()),
                             ..*req
                         },
                     )

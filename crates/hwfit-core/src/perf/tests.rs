@@ -115,6 +115,47 @@ fn a_prompt_fed_in_chunks_reads_the_weights_once_per_chunk() {
     );
 }
 
+/// An explicit prompt chunk is the asked runtime's setting: in the comparison it also applies to
+/// runtimes that feed prompts in chunks, while runtimes that take a prompt whole keep it whole.
+#[test]
+fn a_prompt_chunk_applies_to_the_runtimes_that_feed_chunks() {
+    let spec = Catalog::builtin().resolve("llama 3 8b").unwrap().spec;
+    let device = DeviceCatalog::builtin().resolve("H100 SXM").unwrap().clone();
+    let model = PerfModel::builtin().unwrap();
+    let req = PerfRequest {
+        runtime: Some(Runtime::LlamaCpp),
+        prompt_chunk: Some(128),
+        ..PerfRequest::new(Precision::Fp16, Workload::Prefill, 1, 2048)
+    };
+    let on = |runtime: Runtime, prompt_chunk: Option<u32>| {
+        model
+            .predict(
+                &spec,
+                &device,
+                &PerfRequest {
+                    runtime: Some(runtime),
+                    prompt_chunk,
+                    ..req
+                },
+            )
+            .unwrap()
+            .throughput
+    };
+    let comparison = model.runtime_comparison(&spec, &device, &req);
+    let of = |runtime: Runtime| comparison.iter().find(|o| o.runtime == runtime).unwrap().throughput;
+    assert!((of(Runtime::LlamaCpp) - on(Runtime::LlamaCpp, Some(128))).abs() < 1e-9);
+    assert!((of(Runtime::Pytorch) - on(Runtime::Pytorch, None)).abs() < 1e-9);
+    assert!((on(Runtime::Pytorch, Some(128)) - on(Runtime::Pytorch, None)).abs() > 1e-6);
+    // Asked of PyTorch itself, the chunk is PyTorch's.
+    let asked = PerfRequest {
+        runtime: Some(Runtime::Pytorch),
+        ..req
+    };
+    let comparison = model.runtime_comparison(&spec, &device, &asked);
+    let pytorch = comparison.iter().find(|o| o.runtime == Runtime::Pytorch).unwrap();
+    assert!((pytorch.throughput - on(Runtime::Pytorch, Some(128))).abs() < 1e-9);
+}
+
 #[test]
 fn throughput_never_exceeds_the_roofline_and_units_follow_the_workload() {
     let p = predict("llama 3 8b", "RTX 4090", Precision::Q4KM, Workload::Decode, 1, 512);

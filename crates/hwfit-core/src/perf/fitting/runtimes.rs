@@ -89,9 +89,9 @@ pub struct RuntimeSample {
     pub operators: u32,
     /// Items per step.
     pub items: f64,
-    /// Forward passes per step (a prompt fed in chunks: one per chunk): the workload-class model
-    /// pays its overhead per pass.
-    pub passes: f64,
+    /// Forward passes per step (a prompt fed in chunks: one per chunk): each runs the operators
+    /// and pays the per-step cost (the workload-class model: its overhead).
+    pub passes: u32,
     /// Measured throughput, items per second.
     pub measured: f64,
 }
@@ -132,7 +132,7 @@ impl RuntimeSample {
             streamed_s: (cost.bytes - cost.weight_bytes) / bandwidth,
             operators: operators::per_step_as(spec, request.workload, operators::Dispatch::of(runtime)),
             items: cost.items,
-            passes: f64::from(cost.passes),
+            passes: cost.passes,
             measured,
         })
     }
@@ -147,16 +147,17 @@ impl RuntimeSample {
             self.streamed_s / c.memory,
         ) * 1e3
             * c.device_time_factor(self.training);
-        self.items / (HostCosts::new(c, self.operators, device_ms, self.training).total_ms() / 1e3)
+        self.items / (HostCosts::new(c, self.operators, self.passes, device_ms, self.training).total_ms() / 1e3)
     }
 
     fn log_error(&self, c: &RuntimeCoefficients) -> f64 {
         libm::log(self.predict(c) / self.measured)
     }
 
-    /// The step's predicted time under `c` without its per-step cost (which adds to it), ms.
+    /// The step's predicted time under `c` without its per-step cost (which adds to it, once per
+    /// pass), ms.
     fn ms_before_step_cost(&self, c: &RuntimeCoefficients) -> f64 {
-        self.items * 1e3 / self.predict(c) - c.step_ms
+        self.items * 1e3 / self.predict(c) - f64::from(self.passes) * c.step_ms
     }
 
     /// The measured step's time, ms.
@@ -175,7 +176,7 @@ impl RuntimeSample {
                     (self.weight_s + self.streamed_s) / e.memory,
                 );
                 libm::fabs(libm::log(
-                    self.items / (roofline + self.passes * e.overhead_ms / 1e3) / self.measured,
+                    self.items / (roofline + f64::from(self.passes) * e.overhead_ms / 1e3) / self.measured,
                 ))
             })
     }
@@ -430,11 +431,11 @@ impl<'a> FitRows<'a> {
     }
 
     /// One source's weighted squared log errors when its steps, before the per-step cost, take
-    /// `before_ms` and the per-step cost is `step_ms`.
+    /// `before_ms` and the per-step cost (paid once per pass) is `step_ms`.
     fn source_loss(&self, rows: &[usize], before_ms: &[f64], step_ms: f64) -> f64 {
         rows.iter()
             .map(|&i| {
-                let e = libm::log(before_ms[i] + step_ms) - self.measured_ln_ms[i];
+                let e = libm::log(before_ms[i] + f64::from(self.samples[i].passes) * step_ms) - self.measured_ln_ms[i];
                 self.weights[i] * e * e
             })
             .sum()
@@ -450,10 +451,11 @@ impl<'a> FitRows<'a> {
         // The loss's first and second derivatives in the per-step cost (up to a factor 2).
         let slopes = |step: f64| {
             rows.iter().fold((0.0, 0.0), |(d1, d2), &i| {
-                let t = before_ms[i] + step;
+                let passes = f64::from(self.samples[i].passes);
+                let t = before_ms[i] + passes * step;
                 let e = libm::log(t) - self.measured_ln_ms[i];
                 let w = self.weights[i];
-                (d1 + w * e / t, d2 + w * (1.0 - e) / (t * t))
+                (d1 + w * passes * e / t, d2 + w * passes * passes * (1.0 - e) / (t * t))
             })
         };
         let (mut lo, mut hi) = STEP_MS_BOUNDS;
@@ -923,7 +925,7 @@ mod tests {
                 streamed_s,
                 operators,
                 items: 1.0,
-                passes: 1.0,
+                passes: 1,
                 measured: 1.0,
             };
             s.measured = s.predict(&truth);
