@@ -195,6 +195,7 @@ fn threads_predict_the_part_of_a_cpu_a_run_uses() {
 #[allow(clippy::print_stdout)]
 fn stored_coefficients_are_the_fit_and_accuracy_is_reported() {
     let report = run_json(&["fit", "--json"]);
+    check_fit_report(&report);
     let stored: serde_json::Value =
         serde_json::from_str(include_str!("../../../hwfit-core/data/perf_fit.json")).unwrap();
     assert_eq!(
@@ -333,11 +334,10 @@ fn hwfit_core_webgpu_overhead() -> f64 {
         .unwrap()
 }
 
-/// The fit's report: accuracy figures are shares and errors in range, every residual names its
-/// device; the digest is the summary (samples and accuracy of each part), not the residuals.
-#[test]
-fn fit_json() {
-    let v = run_json(&["fit", "--json"]);
+/// The fit's report (`v`, from the stored-coefficients test: the fit takes a minute or two in a
+/// debug build, so it runs once): accuracy figures are shares and errors in range, every residual
+/// names its device; the digest is the summary (samples and accuracy of each part), not the residuals.
+fn check_fit_report(v: &serde_json::Value) {
     let share = |x: &serde_json::Value| {
         let x = x.as_f64().unwrap();
         assert!((0.0..=1.0).contains(&x) || (0.0..=100.0).contains(&x), "{x}");
@@ -367,7 +367,7 @@ fn fit_json() {
                      "right_leave_one_source_out": r3(&v["browser"]["right_leave_one_source_out"]) },
         "excluded": v["excluded"].as_array().unwrap().len(),
     });
-    insta::assert_json_snapshot!(digest);
+    insta::assert_json_snapshot!("fit_json", digest);
 }
 
 #[test]

@@ -23,6 +23,7 @@ use serde::Serialize;
 pub mod browser;
 pub mod cores;
 pub mod engines;
+mod parallel;
 pub mod runtimes;
 pub mod validation;
 pub mod wasm_kernels;
@@ -853,7 +854,7 @@ mod tests {
     /// Needs the device database (the browser cases name its devices): `--all-features`.
     #[cfg(feature = "device-db")]
     #[test]
-    fn the_fit_is_deterministic() {
+    fn the_fit_holds_its_accuracy_floors() {
         let data = MeasuredData {
             llm_tokens_per_second: include_str!("../../../../../data/measured/llm_tokens_per_second.csv"),
             llamacpp_cpu: include_str!("../../../../../data/measured/llamacpp_cpu.csv"),
@@ -868,12 +869,9 @@ mod tests {
             runner_steps: &[],
         };
         let a = fit_model(&data).unwrap();
-        let b = fit_model(&data).unwrap();
-        assert_eq!(
-            serde_json::to_value(&a.coefficients).unwrap(),
-            serde_json::to_value(&b.coefficients).unwrap()
-        );
-        // That they are the stored coefficients is the CLI's test (stored_coefficients_are_the_fit).
+        // That the fit is deterministic — the same coefficients on every run, whatever the order
+        // its folds finish in on the threads — is the CLI's test: a fresh fit equals the stored
+        // coefficients (stored_coefficients_are_the_fit_and_accuracy_is_reported).
         assert!(a.cross_validated_by_device.samples > 50);
         assert!(a.in_sample.within_25_percent >= a.cross_validated_by_device.within_25_percent);
         // CPUs' own generate coefficients (llamacpp_cpu.csv) predict held-out CPUs better than the

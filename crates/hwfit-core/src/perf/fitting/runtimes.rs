@@ -739,11 +739,8 @@ fn enough(group: &[&RuntimeSample]) -> bool {
 /// Coefficients for every runtime/hardware type with enough measurements.
 #[must_use]
 pub fn fit_runtimes(samples: &[RuntimeSample]) -> Vec<RuntimeCoefficients> {
-    groups(samples)
-        .into_iter()
-        .filter(|(_, g)| enough(g))
-        .map(|((runtime, hardware), g)| fit_one(runtime, hardware, &g))
-        .collect()
+    let groups: Vec<_> = groups(samples).into_iter().filter(|(_, g)| enough(g)).collect();
+    super::parallel::map(&groups, |((runtime, hardware), g)| fit_one(*runtime, *hardware, g))
 }
 
 /// |ln error| of each sample in `group` predicted by a fit without the samples sharing its `key`
@@ -752,22 +749,26 @@ fn held_out(own: Option<&RuntimeCoefficients>, group: &[&RuntimeSample], key: fn
     let Some(&RuntimeCoefficients { runtime, hardware, .. }) = own else {
         return Vec::new();
     };
-    let keys: BTreeSet<&str> = group.iter().map(|s| key(s)).collect();
-    let mut errors = Vec::new();
-    for k in keys {
+    let keys: Vec<&str> = group
+        .iter()
+        .map(|s| key(s))
+        .collect::<BTreeSet<&str>>()
+        .into_iter()
+        .collect();
+    // Each fold is a fit of its own: they run side by side where there are threads.
+    let folds = super::parallel::map(&keys, |&k| {
         let rest: Vec<&RuntimeSample> = group.iter().copied().filter(|s| key(s) != k).collect();
         if rest.is_empty() {
-            continue;
+            return Vec::new();
         }
         let c = fit_one(runtime, hardware, &rest);
-        errors.extend(
-            group
-                .iter()
-                .filter(|s| key(s) == k)
-                .map(|s| libm::fabs(s.log_error(&c))),
-        );
-    }
-    errors
+        group
+            .iter()
+            .filter(|s| key(s) == k)
+            .map(|s| libm::fabs(s.log_error(&c)))
+            .collect()
+    });
+    folds.concat()
 }
 
 /// Whether a fit's held-out error (its median |ln error|) is below the class model's on the same rows.
