@@ -38,6 +38,8 @@ pub struct HfConfig {
     pub head_dim: Option<u32>,
     #[serde(deserialize_with = "number_or_list")]
     pub intermediate_size: Option<u32>,
+    /// Phi-3-small's feed-forward width (its `up_proj` is twice as wide: a gated GELU).
+    pub ff_intermediate_size: Option<u32>,
     pub vocab_size: Option<u32>,
     pub max_position_embeddings: Option<u32>,
     pub tie_word_embeddings: Option<bool>,

@@ -15,7 +15,8 @@ string_enum! {
     pub enum Workload: "workload" {
         /// One forward pass over a batch of items (encoders, vision, audio).
         Forward => "forward",
-        /// Processing a prompt of `seq_length` tokens (generative models, time to first token).
+        /// Processing a prompt of `seq_length` tokens into the KV cache and the first token's logits
+        /// (generative models, time to first token).
         Prefill => "prefill" | "prompt",
         /// Generating one token per sequence with a KV cache of `seq_length` tokens.
         Decode => "decode" | "generate" | "generation",

@@ -667,15 +667,21 @@ impl TransformerStack {
     #[must_use]
     pub fn flops_per_token(&self, context: u64) -> u64 {
         let attention = 2 * self.attended_tokens(context) * self.attention_width();
-        let logits = if self.generates() {
-            2 * u64::from(self.hidden_size) * u64::from(self.vocab_size)
-        } else {
-            0
-        };
         let scan = self
             .described_mixer()
             .map_or(0, |(layers, m)| layers * m.scan_flops_per_token());
-        2 * self.active_layer_parameters() + attention + scan + logits
+        2 * self.active_layer_parameters() + attention + scan + self.logit_flops_per_token()
+    }
+
+    /// FLOPs of the output projection for one token's logits (2·d·V; none for a stack that does
+    /// not generate).
+    #[must_use]
+    pub fn logit_flops_per_token(&self) -> u64 {
+        if self.generates() {
+            2 * u64::from(self.hidden_size) * u64::from(self.vocab_size)
+        } else {
+            0
+        }
     }
 
     /// Values one layer caches per token: a key and a value per key/value head, or the latent and
@@ -708,7 +714,12 @@ impl TransformerStack {
         let all = self.attended_tokens(tokens) * self.kv_values_per_token_per_layer() * bytes_per_value;
         let kv = match self.attention_layers() {
             0 => 0,
-            layers => all * u64::from(self.caching_layers()) / u64::from(layers),
+            // The caching layers' share of `all`, never more than it: in u128, so that the product
+            // of a huge (fuzzed) cache and layer count cannot overflow before the division.
+            layers => {
+                let share = u128::from(all) * u128::from(self.caching_layers()) / u128::from(layers);
+                u64::try_from(share).unwrap_or(all)
+            }
         };
         kv + self.recurrent_state_bytes(bytes_per_value)
     }
@@ -804,6 +815,18 @@ impl ModelSpec {
     #[must_use]
     pub fn flops_per_item(&self, seq_length: u32) -> u64 {
         self.components.iter().map(|c| c.flops_per_item(seq_length)).sum()
+    }
+
+    /// Forward FLOPs to prefill one sequence of `seq_length` prompt tokens: a forward pass whose
+    /// output projection runs for the last position only — the one token a prefill samples from
+    /// (llama.cpp outputs only the logits a batch asks for, vLLM projects each sequence's last
+    /// position, transformers' `generate()` passes `logits_to_keep=1`, and so does hwfit's runner).
+    #[must_use]
+    pub fn prefill_flops_per_item(&self, seq_length: u32) -> u64 {
+        let unsampled = self.generating_stack().map_or(0, |t| {
+            t.tokens_per_item(seq_length).saturating_sub(1) * t.logit_flops_per_token()
+        });
+        self.flops_per_item(seq_length) - unsampled
     }
 
     /// Forward FLOPs to generate one token with `context` tokens already cached.

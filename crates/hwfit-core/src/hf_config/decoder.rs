@@ -20,6 +20,7 @@ const TIED_BY_DEFAULT: &[&str] = &[
     "gemma3n_text",
     "smollm3",
     "lfm2",
+    "phi3small",
 ];
 
 /// The defaults of a transformers config class, which its `config.json` may leave out: Gemma 3's
@@ -434,7 +435,13 @@ impl HfConfig {
                 kind,
             );
         }
-        let stated = need(self.intermediate_size.or(self.block_ff_dim), "intermediate_size", kind)?;
+        let stated = need(
+            self.intermediate_size
+                .or(self.block_ff_dim)
+                .or(self.ff_intermediate_size),
+            "intermediate_size",
+            kind,
+        )?;
         if self.block_auto_adjust_ff_dim != Some(true) {
             return Ok(stated);
         }
@@ -592,6 +599,7 @@ pub(super) const DECODERS: &[&str] = &[
     "gemma3n_text",
     "phi",
     "phi3",
+    "phi3small",
     "phimoe",
     "olmo",
     "olmo2",

@@ -3,7 +3,8 @@
 //! - forward: batch × forward FLOPs per item; bytes = the weights the matrix products read, once
 //!   (embedding tables are gathered row by row; experts no token reaches are skipped) + each layer's
 //!   working set written and read once;
-//! - prefill: the same over `seq_length` prompt tokens per sequence; items = tokens; a runtime
+//! - prefill: the same over `seq_length` prompt tokens per sequence, the output projection for the
+//!   last position only ([`ModelSpec::prefill_flops_per_item`]); items = tokens; a runtime
 //!   that feeds the prompt in chunks (llama.cpp's 512-token physical batches) reads the weights
 //!   each chunk reaches once per chunk ([`StepCost::in_prompt_chunks`]);
 //! - decode: one token per sequence attending to `seq_length` cached tokens; bytes = the generating
@@ -73,7 +74,7 @@ pub fn step_cost(
         Workload::Prefill => {
             require_generative(spec, workload)?;
             StepCost {
-                flops: forward_flops,
+                flops: b as f64 * spec.prefill_flops_per_item(seq) as f64,
                 bytes: weights + working_set_traffic(spec, precision, b, seq),
                 weight_bytes: weights,
                 items: (b * u64::from(seq)) as f64,
