@@ -97,7 +97,7 @@ pub fn run(args: &TrainArgs) -> Result<()> {
 }
 
 /// Writes `FILE.onnx` and beside it `FILE.nnef.tar` (tract's NNEF form, for the npm package's
-/// `loadPredictor`) and `FILE.reference.json` (the Rust network's answers on the training steps).
+/// `loadPredictor`) and `FILE.reference.json` (the Rust network's and tract's answers on the training steps).
 fn write_model(path: &Path, trained: &Trained) -> Result<Vec<(PathBuf, usize, &'static str)>> {
     let stem = path.with_extension("");
     let sibling = |suffix: &str| {
