@@ -295,6 +295,7 @@ mod tests {
     /// replaced by one no catalog knows and its CUDA core count added (132 SMs × 128, the H200
     /// datasheet; that hwfit version did not record it) is predicted on a device built from its
     /// NVML facts, which says so, and selection with no device named recommends it.
+    #[cfg(feature = "device-db")]
     #[test]
     fn a_gpu_the_catalog_cannot_name_is_built_from_its_facts_and_selected() {
         use crate::api::{Hwfit, SelectRequest};

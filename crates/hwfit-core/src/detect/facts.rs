@@ -419,7 +419,8 @@ fn usable(d: &Device, facts: &GpuFacts) -> bool {
     d.hardware_type == facts.hardware_type && !d.class.ends_with("class") && !d.name.ends_with("(class)")
 }
 
-#[cfg(test)]
+/// Every test here identifies against the bundled device database.
+#[cfg(all(test, feature = "device-db"))]
 mod tests {
     use super::*;
 

@@ -307,7 +307,7 @@ pub const DATABASE_CSV: &str = include_str!("../../data/device_db.csv");
 
 /// The rows of [`DATABASE_CSV`] that add to curated devices (header included), extracted at build
 /// time so the bundled catalog merges them without reading the rest.
-#[cfg(any(test, feature = "device-db"))]
+#[cfg(feature = "device-db")]
 const CURATED_ROWS_CSV: &str = include_str!(concat!(env!("OUT_DIR"), "/device_db_curated.csv"));
 
 /// The other rows of [`DATABASE_CSV`] and their name table, written by the build script.
