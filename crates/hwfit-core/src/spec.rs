@@ -1024,6 +1024,22 @@ mod tests {
         assert!((flops / 13.21e9 - 1.0).abs() < 0.01, "{flops:e}");
     }
 
+    /// A prefill projects only the last position onto the vocabulary; a forward pass every
+    /// position; an encoder has no projection to skip.
+    #[test]
+    fn a_prefill_computes_the_logits_of_its_last_token_only() {
+        let qwen = Catalog::builtin().resolve("Qwen2.5-0.5B").unwrap().spec;
+        let logits = 2 * 896 * 151_936_u64;
+        assert_eq!(qwen.generating_stack().unwrap().logit_flops_per_token(), logits);
+        assert_eq!(
+            qwen.flops_per_item(512) - qwen.prefill_flops_per_item(512),
+            511 * logits
+        );
+        assert_eq!(qwen.prefill_flops_per_item(1), qwen.flops_per_item(1));
+        let bert = Catalog::builtin().resolve("bert-base-uncased").unwrap().spec;
+        assert_eq!(bert.prefill_flops_per_item(128), bert.flops_per_item(128));
+    }
+
     #[test]
     fn llama_3_8b_kv_cache_is_128_kib_per_token_at_fp16() {
         // 2 (K and V) × 32 layers × 8 KV heads × 128 dims × 2 bytes = 131072 bytes
