@@ -12,9 +12,15 @@
 //!   output projection) + the KV cache read;
 //! - train-step: 3 × forward FLOPs (backward ≈ 2 × forward); bytes = weights read twice, every
 //!   gradient written, plus Adam reading and writing its state.
+//!
+//! As a runtime runs the step ([`runtime_step_cost`]): eager PyTorch streams more than a layer's
+//! working set — each call of the modelling code reads and writes its tensors, and a decode step
+//! copies the KV cache it concatenates to ([`eager_traffic`]).
 
 use serde::{Deserialize, Serialize};
 
+use super::eager_traffic;
+use super::operators::Dispatch;
 use super::{PerfRequest, Runtime};
 use crate::spec::ModelSpec;
 use crate::{CoreError, Precision, Workload};
@@ -37,7 +43,29 @@ pub struct StepCost {
     pub passes: u32,
 }
 
-fn working_set_traffic(spec: &ModelSpec, precision: Precision, batch: u64, seq: u32) -> f64 {
+/// How a runtime's operators stream the values between the matrix products.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Traffic {
+    /// Fused kernels: each layer's working set written and read once.
+    Fused,
+    /// Eager calls: every call reads its inputs and writes its output ([`eager_traffic`]).
+    Eager,
+}
+
+fn working_set_traffic(
+    spec: &ModelSpec,
+    precision: Precision,
+    workload: Workload,
+    batch: u64,
+    seq: u32,
+    traffic: Traffic,
+) -> f64 {
+    if traffic == Traffic::Eager {
+        return eager_traffic::stream_bytes(spec, precision, workload, batch, seq);
+    }
+    if workload == Workload::Decode {
+        return 0.0;
+    }
     let act = precision.activation_bytes();
     let stacks: u64 = spec
         .stacks()
@@ -58,7 +86,19 @@ pub fn step_cost(
     batch: u32,
     seq: u32,
 ) -> Result<StepCost, CoreError> {
+    step_cost_with(spec, precision, workload, batch, seq, Traffic::Fused)
+}
+
+fn step_cost_with(
+    spec: &ModelSpec,
+    precision: Precision,
+    workload: Workload,
+    batch: u32,
+    seq: u32,
+    traffic: Traffic,
+) -> Result<StepCost, CoreError> {
     let b = u64::from(batch);
+    let streamed = |workload| working_set_traffic(spec, precision, workload, b, seq, traffic);
     // What the matrix products read; embedding tables are gathered row by row and the experts
     // no token reaches are not read.
     let weights = spec.matmul_weight_bytes(precision, false, b, seq);
@@ -66,7 +106,7 @@ pub fn step_cost(
     Ok(match workload {
         Workload::Forward => StepCost {
             flops: forward_flops,
-            bytes: weights + working_set_traffic(spec, precision, b, seq),
+            bytes: weights + streamed(Workload::Forward),
             weight_bytes: weights,
             items: b as f64,
             passes: 1,
@@ -75,7 +115,7 @@ pub fn step_cost(
             require_generative(spec, workload)?;
             StepCost {
                 flops: b as f64 * spec.prefill_flops_per_item(seq) as f64,
-                bytes: weights + working_set_traffic(spec, precision, b, seq),
+                bytes: weights + streamed(Workload::Prefill),
                 weight_bytes: weights,
                 items: (b * u64::from(seq)) as f64,
                 passes: 1,
@@ -87,9 +127,13 @@ pub fn step_cost(
                 .ok_or_else(|| not_generative(spec, workload))?;
             let kv = b * spec.kv_cache_bytes(u64::from(seq), precision.activation_bytes());
             let read = spec.matmul_weight_bytes(precision, true, b, seq);
+            let cache_passes = match traffic {
+                Traffic::Fused => 1.0,
+                Traffic::Eager => 1.0 + eager_traffic::DECODE_CACHE_COPIES,
+            };
             StepCost {
                 flops: (b * per_token) as f64,
-                bytes: read + kv as f64,
+                bytes: read + cache_passes * kv as f64 + streamed(Workload::Decode),
                 weight_bytes: read,
                 items: b as f64,
                 passes: 1,
@@ -100,7 +144,7 @@ pub fn step_cost(
             let gradients = spec.weight_bytes(precision);
             StepCost {
                 flops: 3.0 * forward_flops,
-                bytes: 2.0 * weights + gradients + 2.0 * optimizer + 2.0 * working_set_traffic(spec, precision, b, seq),
+                bytes: 2.0 * weights + gradients + 2.0 * optimizer + 2.0 * streamed(Workload::Forward),
                 weight_bytes: 2.0 * weights,
                 items: b as f64,
                 passes: 1,
@@ -127,10 +171,22 @@ impl StepCost {
     }
 }
 
-/// The cost of one step of `req` as `runtime` runs it: [`step_cost`], with a prefill split into
-/// the request's prompt chunk, else the runtime's ([`Runtime::prompt_chunk_tokens`]).
+/// The cost of one step of `req` as `runtime` runs it: [`step_cost`], with the bytes eager
+/// PyTorch's separate calls stream ([`eager_traffic`]) and a prefill split into the request's
+/// prompt chunk, else the runtime's ([`Runtime::prompt_chunk_tokens`]).
 pub fn runtime_step_cost(spec: &ModelSpec, req: &PerfRequest, runtime: Runtime) -> Result<StepCost, CoreError> {
-    let cost = step_cost(spec, req.precision, req.workload, req.batch_size, req.seq_length)?;
+    let traffic = match Dispatch::of(runtime) {
+        Dispatch::Kernels => Traffic::Fused,
+        Dispatch::Eager => Traffic::Eager,
+    };
+    let cost = step_cost_with(
+        spec,
+        req.precision,
+        req.workload,
+        req.batch_size,
+        req.seq_length,
+        traffic,
+    )?;
     Ok(match req.prompt_chunk_on(runtime) {
         Some(chunk) => cost.in_prompt_chunks(spec, req.precision, req.batch_size, req.seq_length, chunk),
         None => cost,

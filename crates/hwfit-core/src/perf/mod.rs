@@ -5,6 +5,7 @@
 
 pub mod browser;
 pub mod cost;
+pub mod eager_traffic;
 pub mod fit;
 pub mod fitting;
 pub mod host;

@@ -78,7 +78,11 @@ fn a_prompt_fed_in_chunks_reads_the_weights_once_per_chunk() {
         step_cost(&moe, Precision::Q8_0, Workload::Prefill, 1, 512).unwrap()
     );
     let req = PerfRequest::new(Precision::Q8_0, Workload::Prefill, 1, 2048);
-    assert_eq!(runtime_step_cost(&moe, &req, Runtime::Pytorch).unwrap(), whole);
+    assert_eq!(runtime_step_cost(&moe, &req, Runtime::TensorRt).unwrap(), whole);
+    // Eager PyTorch reads the weights once too, and streams each call's tensors besides.
+    let eager = runtime_step_cost(&moe, &req, Runtime::Pytorch).unwrap();
+    assert_eq!((eager.weight_bytes, eager.passes), (whole.weight_bytes, 1));
+    assert!(eager.bytes > whole.bytes);
     // One token per pass: each pass reads what a decode step reads (the 8 experts one token picks).
     let decode = step_cost(&moe, Precision::Q8_0, Workload::Decode, 1, 1).unwrap();
     let single = chunked(64, Some(1));
