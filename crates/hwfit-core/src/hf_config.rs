@@ -670,6 +670,7 @@ impl HfConfig {
     /// each model's subfamily).
     pub(crate) fn spec_parts(&self) -> Result<(Vec<Component>, u32), CoreError> {
         let (components, max_positions, _) = self.components()?;
+        ModelSpec::check_plausible(&components)?;
         Ok((components, max_positions))
     }
 
@@ -677,6 +678,7 @@ impl HfConfig {
     /// and model type; `name` overrides the config's own `_name_or_path`.
     pub fn to_model(&self, name: Option<&str>) -> Result<ResolvedModel, CoreError> {
         let (components, max_positions, note) = self.components()?;
+        ModelSpec::check_plausible(&components)?;
         let name = String::from(name.or(self.declared_name()).unwrap_or("custom-model"));
         let kind = self.kind();
         let classification = Classifier::builtin().classify(&ClassifierInput {

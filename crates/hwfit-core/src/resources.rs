@@ -174,32 +174,34 @@ pub struct ResourceRequirements {
     pub notes: Vec<String>,
 }
 
+/// Activation bytes a step keeps, in floating point: the largest batch and context times the
+/// widest plausible model is beyond `u64`.
 fn activation_bytes(spec: &ModelSpec, req: &ResourceInput) -> f64 {
     let act = req.precision.activation_bytes();
-    let batch = u64::from(req.batch_size);
+    let batch = f64::from(req.batch_size);
     let training = req.mode == Mode::Training;
-    let mut total: u64 = 0;
+    let mut total = 0.0;
     for stack in spec.stacks() {
-        let tokens = stack.tokens_per_item(req.seq_length);
+        let tokens = stack.tokens_per_item(req.seq_length) as f64;
         total += if training {
-            u64::from(stack.layers) * batch * tokens * stack.training_activation_bytes_per_token_per_layer(act)
+            f64::from(stack.layers) * batch * tokens * stack.training_activation_bytes_per_token_per_layer(act) as f64
         } else {
-            batch * tokens * stack.inference_activation_bytes_per_token(act)
+            batch * tokens * stack.inference_activation_bytes_per_token(act) as f64
         };
         if stack.generates() {
             // fp32 logits: every position for the training loss, the last token when generating.
-            let positions = if training { tokens } else { 1 };
-            total += batch * positions * u64::from(stack.vocab_size) * 4;
+            let positions = if training { tokens } else { 1.0 };
+            total += batch * positions * f64::from(stack.vocab_size) * 4.0;
         }
     }
     for conv in spec.conv_nets() {
         total += if training {
-            batch * conv.total_activation_elements * act
+            batch * (conv.total_activation_elements * act) as f64
         } else {
-            batch * 2 * conv.peak_activation_elements * act
+            batch * (2 * conv.peak_activation_elements * act) as f64
         };
     }
-    total as f64
+    total
 }
 
 fn cpu_cores(spec: &ModelSpec, req: &ResourceInput) -> u32 {

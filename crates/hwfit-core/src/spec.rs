@@ -6,11 +6,12 @@
 //! counts are computed from the dimensions, so a spec read from a `config.json` and one from the
 //! catalog agree by construction.
 
+use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
-use crate::{Family, Precision, Subfamily};
+use crate::{CoreError, Family, Precision, Subfamily};
 
 /// What feeds a transformer stack, which fixes its token count per item.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -175,6 +176,30 @@ impl Norm {
     fn is_layer_norm(&self) -> bool {
         *self == Self::LayerNorm
     }
+}
+
+/// The most parameters a model may have: 10^15, a thousand times the largest published models
+/// (Kimi K2's and Ling-1T's 10^12).
+pub const MAX_PARAMETERS: f64 = 1e15;
+
+/// The most key and value values one token may cache across the layers: 2^24, seven times
+/// GPT-3's 2.4 million (96 layers of 12,288-wide keys and values); with the largest batch and
+/// context ([`crate::resources::MAX_BATCH_SIZE`], [`crate::resources::MAX_SEQ_LENGTH`]) at FP32
+/// the cache's bytes stay within `u64`.
+pub const MAX_CACHED_VALUES_PER_TOKEN: f64 = 16_777_216.0;
+
+/// The most values one token's working set may take across the layers: 2^28, eight times
+/// Llama 3.1 405B's 35 million.
+pub const MAX_WORKING_VALUES_PER_TOKEN: f64 = 268_435_456.0;
+
+/// The most values an image's feature maps may take: 2^30, several hundred times ResNet-152's.
+pub const MAX_FEATURE_MAP_VALUES: f64 = 1_073_741_824.0;
+
+/// The sizes a stack's config states, as [`ModelSpec::check_plausible`] bounds them.
+struct StatedSizes {
+    parameters: f64,
+    cached_values_per_token: f64,
+    working_values_per_token: f64,
 }
 
 const fn two() -> u32 {
@@ -526,6 +551,40 @@ impl TransformerStack {
         match (self.role, self.described_mixer()) {
             (StackRole::Encoder, _) | (_, None) => 0,
             (_, Some((layers, m))) => layers * m.state_bytes_per_layer(bytes_per_value),
+        }
+    }
+
+    /// The sizes the config states, in floating point so that no size overflows before it is
+    /// checked: an upper estimate of the parameters (every projection at the widest of the
+    /// widths, every feed-forward at the widest inner width, the embeddings twice) and the values
+    /// one token's keys and values and one token's working set take across the layers (a
+    /// recurrent layer's state is per sequence, not per token).
+    fn stated_sizes(&self) -> StatedSizes {
+        let f = f64::from;
+        let layers = f(self.layers);
+        let h = f(self.hidden_size);
+        let q = f(self.attention_heads) * f(self.head_dim);
+        let kv = f(self.kv_heads.max(self.attention_heads)) * f(self.head_dim);
+        let latent = self.latent_attention.map_or(0.0, |m| {
+            f(m.q_lora_rank) + f(m.kv_lora_rank) + f(m.qk_rope_head_dim) + f(m.qk_nope_head_dim) + f(m.v_head_dim)
+        });
+        let widths = [
+            self.intermediate_size,
+            self.dense_intermediate_size,
+            self.shared_expert_size,
+        ];
+        let inner = f(widths.into_iter().max().unwrap_or(0));
+        let width = h.max(f(self.expert_latent_size));
+        let mixer = self.state_mixer.map_or(0.0, |m| {
+            f(m.heads) * f(m.head_dim.max(1)) * (f(m.key_dim.max(1)) + f(m.conv_kernel) + 1.0) * f(m.key_groups.max(1))
+        });
+        let per_layer = h * (2.0 * q + 2.0 * kv + latent * f(self.attention_heads).max(1.0))
+            + 3.0 * width * inner * (f(self.experts.max(1)) + 1.0)
+            + h * mixer;
+        StatedSizes {
+            parameters: layers * per_layer + 2.0 * f(self.vocab_size) * h + f(self.learned_positions) * h,
+            cached_values_per_token: layers * (2.0 * kv + latent),
+            working_values_per_token: layers * (5.0 * h + 2.0 * q + 3.0 * inner * f(self.active_experts.max(1))),
         }
     }
 
@@ -938,6 +997,51 @@ impl ModelSpec {
     #[must_use]
     pub fn recurrent_state_bytes(&self, bytes_per_value: u64) -> u64 {
         self.stacks().map(|t| t.recurrent_state_bytes(bytes_per_value)).sum()
+    }
+
+    /// Refuses a model larger than any that runs: over [`MAX_PARAMETERS`] parameters, a token whose
+    /// cached keys and values across the layers exceed [`MAX_CACHED_VALUES_PER_TOKEN`] or whose
+    /// working set exceeds [`MAX_WORKING_VALUES_PER_TOKEN`], an image whose feature maps exceed
+    /// [`MAX_FEATURE_MAP_VALUES`] — sizes a config can state (a fuzzed or mistyped one does) but no
+    /// hardware holds, and whose products with the largest batch and context would overflow the
+    /// byte counts.
+    pub fn check_plausible(components: &[Component]) -> Result<(), CoreError> {
+        let refuse = |values: f64, what: &str, max: f64| {
+            Err(CoreError::InvalidConfig(format!(
+                "its layers and widths describe {values:.3e} {what} (at most {max:.3e}): larger than any model that runs"
+            )))
+        };
+        let parameters: f64 = components
+            .iter()
+            .map(|c| match c {
+                Component::Transformer(t) => t.stated_sizes().parameters,
+                other => other.parameters() as f64,
+            })
+            .sum();
+        if parameters > MAX_PARAMETERS {
+            return refuse(parameters, "parameters", MAX_PARAMETERS);
+        }
+        for component in components {
+            match component {
+                Component::Transformer(t) => {
+                    let sizes = t.stated_sizes();
+                    if sizes.cached_values_per_token > MAX_CACHED_VALUES_PER_TOKEN {
+                        let what = "cached key and value values per token";
+                        return refuse(sizes.cached_values_per_token, what, MAX_CACHED_VALUES_PER_TOKEN);
+                    }
+                    if sizes.working_values_per_token > MAX_WORKING_VALUES_PER_TOKEN {
+                        let what = "working-set values per token";
+                        return refuse(sizes.working_values_per_token, what, MAX_WORKING_VALUES_PER_TOKEN);
+                    }
+                }
+                Component::Conv(c) if c.total_activation_elements as f64 > MAX_FEATURE_MAP_VALUES => {
+                    let values = c.total_activation_elements as f64;
+                    return refuse(values, "feature-map values per image", MAX_FEATURE_MAP_VALUES);
+                }
+                _ => {}
+            }
+        }
+        Ok(())
     }
 
     /// Parameters a token passes through: each stack's active layers (mixture of experts: the shared

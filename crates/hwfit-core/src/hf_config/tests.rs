@@ -134,6 +134,34 @@ fn missing_and_unsupported_fields_are_named() {
 }
 
 #[test]
+fn sizes_beyond_any_model_that_runs_are_refused() {
+    let read = |json: &str| serde_json::from_str::<HfConfig>(json).unwrap().to_model(None);
+    let err = |json: &str| read(json).unwrap_err().to_string();
+    // Ten million layers: 10^15 parameters and more.
+    let layers = err(
+        r#"{"model_type": "llama", "num_hidden_layers": 10000000, "hidden_size": 4096, "intermediate_size": 14336, "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 128256}"#,
+    );
+    assert!(
+        layers.contains("parameters (at most 1.000e15): larger than any model that runs"),
+        "{layers}"
+    );
+    // Keys and values wider than any model caches, with few parameters per layer otherwise.
+    let cached = err(
+        r#"{"model_type": "llama", "num_hidden_layers": 2000, "hidden_size": 8, "intermediate_size": 8, "num_attention_heads": 4096, "head_dim": 4096, "vocab_size": 8}"#,
+    );
+    assert!(cached.contains("cached key and value values per token"), "{cached}");
+    // The largest models of the catalog are read.
+    for name in [
+        "moonshotai/Kimi-K2-Instruct",
+        "meta-llama/Llama-3.1-405B",
+        "deepseek-ai/DeepSeek-V3",
+    ] {
+        let spec = Catalog::builtin().resolve(name).unwrap().spec;
+        assert!(ModelSpec::check_plausible(&spec.components).is_ok(), "{name}");
+    }
+}
+
+#[test]
 fn an_unknown_model_type_is_read_by_its_standard_fields_and_says_so() {
     let json = r#"{"model_type": "acme", "architectures": ["AcmeForCausalLM"], "num_hidden_layers": 4,
         "hidden_size": 256, "num_attention_heads": 4, "num_key_value_heads": 2, "intermediate_size": 512,

@@ -67,15 +67,21 @@ fn working_set_traffic(
         return 0.0;
     }
     let act = precision.activation_bytes();
-    let stacks: u64 = spec
+    let batch = batch as f64;
+    let stacks: f64 = spec
         .stacks()
-        .map(|s| 2 * u64::from(s.layers) * batch * s.tokens_per_item(seq) * s.inference_activation_bytes_per_token(act))
+        .map(|s| {
+            2.0 * f64::from(s.layers)
+                * batch
+                * s.tokens_per_item(seq) as f64
+                * s.inference_activation_bytes_per_token(act) as f64
+        })
         .sum();
-    let convs: u64 = spec
+    let convs: f64 = spec
         .conv_nets()
-        .map(|c| 2 * batch * c.total_activation_elements * act)
+        .map(|c| 2.0 * batch * (c.total_activation_elements * act) as f64)
         .sum();
-    (stacks + convs) as f64
+    stacks + convs
 }
 
 /// The cost of one step of `workload` at `batch` × `seq` (tokens per sequence, or KV context for decode).
