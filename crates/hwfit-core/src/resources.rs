@@ -72,8 +72,7 @@ pub fn validate_request(
 ) -> Result<(), CoreError> {
     check_range("batch_size", batch_size, MAX_BATCH_SIZE)?;
     check_range("sequence_length", seq_length, MAX_SEQ_LENGTH)?;
-    let reads_text = spec.stacks().any(|s| s.input == crate::Modality::Text);
-    if reads_text && spec.max_positions > 0 && seq_length > spec.max_positions {
+    if spec.reads_text() && spec.max_positions > 0 && seq_length > spec.max_positions {
         return Err(CoreError::SequenceTooLong {
             seq_length,
             max_positions: spec.max_positions,

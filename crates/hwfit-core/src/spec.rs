@@ -842,6 +842,13 @@ impl ModelSpec {
         self.components.iter().map(Component::parameters).sum()
     }
 
+    /// Whether a stack reads text, so that the sequence length is the model's input; an image or
+    /// audio model's tokens come from its input size, whatever sequence length a request states.
+    #[must_use]
+    pub fn reads_text(&self) -> bool {
+        self.stacks().any(|s| s.input == Modality::Text)
+    }
+
     /// Transformer stacks of the model.
     pub fn stacks(&self) -> impl Iterator<Item = &TransformerStack> {
         self.components.iter().filter_map(|c| match c {

@@ -248,6 +248,14 @@ pub fn run(args: &FitArgs) -> Result<()> {
         }
     }
     output::text(&runtime_table(&report).to_string());
+    for r in &report.runtimes.runtimes {
+        if let Some(donor) = &r.host_costs_from {
+            output::text(&format!(
+                "{} on {}: host costs (µs/operator, ms/step, training factors) of {donor}, its device shares fitted to its {} rows (leaving each source out, they beat host costs fitted to those rows)",
+                r.runtime, r.hardware, r.rows
+            ));
+        }
+    }
     if let Some(t) = &report.database_twins {
         output::text(&format!(
             "device database: the {} measured curated devices predicted from their database rows alone: {}; on the curated entries: {} (both leave-one-device-out)",

@@ -42,8 +42,7 @@ pub fn sequence_length(
     if let Some(asked) = requested {
         return (asked, None);
     }
-    let reads_text = spec.stacks().any(|s| s.input == crate::Modality::Text);
-    if reads_text && spec.max_positions > 0 && default > spec.max_positions {
+    if spec.reads_text() && spec.max_positions > 0 && default > spec.max_positions {
         let note = alloc::format!(
             "sequence_length: {}, the most {} takes, instead of the default {default}",
             spec.max_positions,

@@ -150,6 +150,14 @@ impl RuntimeSample {
         self.items / (HostCosts::new(c, self.operators, self.passes, device_ms, self.training).total_ms() / 1e3)
     }
 
+    /// The most items per second the step can produce: its FLOPs at the peak rate, or its weights
+    /// read once at the peak bandwidth, whichever takes longer (no host cost, nothing else
+    /// streamed).
+    #[must_use]
+    pub fn ceiling(&self) -> f64 {
+        self.items / libm::fmax(self.compute_s + self.tensor_s, self.weight_s)
+    }
+
     fn log_error(&self, c: &RuntimeCoefficients) -> f64 {
         libm::log(self.predict(c) / self.measured)
     }
@@ -213,6 +221,11 @@ pub struct RuntimeAccuracy {
     /// model call (accelerators; a prediction carries the runner records').
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub harness_costs: Vec<HarnessCost>,
+    /// Where the fit kept took its host costs from: the same runtime on another accelerator
+    /// (`"pytorch on cuda"`) when that predicted this one's held-out rows better than host costs
+    /// fitted to its own few rows ([`fit_and_validate`]); none when they are its own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_costs_from: Option<String>,
 }
 
 /// What one source's harness costs a step.
@@ -332,7 +345,8 @@ fn sample(
     };
     let spec = &resolved.spec;
     let seq = match get("seq_length")?.trim() {
-        "" if spec.stacks().next().is_none() => 1,
+        // An image or audio model's tokens come from its input, not from a sequence length.
+        "" if !spec.reads_text() => 1,
         "" => return Ok(Err(String::from("sequence length not stated"))),
         text => text
             .parse::<u32>()
@@ -378,7 +392,7 @@ fn sample(
         },
         other => return Err(format!("metric '{other}' is not latency_ms or throughput")),
     };
-    Ok(Ok(RuntimeSample::new(
+    let sample = RuntimeSample::new(
         spec,
         device,
         &request,
@@ -389,7 +403,16 @@ fn sample(
             spec.name
         ),
     )
-    .map_err(|e| format!("{e}"))?))
+    .map_err(|e| format!("{e}"))?;
+    let ceiling = sample.ceiling();
+    if measured > ceiling {
+        return Ok(Err(format!(
+            "{measured:.4} items/s is above what its FLOPs and weights allow at {precision} on {hardware} \
+             ({ceiling:.4} items/s at the peak rate and bandwidth): the run used another math mode (TF32), \
+             precision or more hardware (sockets, GPUs) than the row states"
+        )));
+    }
+    Ok(Ok(sample))
 }
 
 /// The source prefix of the records `hwfit bench` takes: a model call timed after warm-up and
@@ -615,28 +638,49 @@ fn with(runtime: Runtime, hardware: HardwareType, p: [f64; 7]) -> RuntimeCoeffic
 /// more, the training host factor), which are fitted across all sources: a grid over compute (both
 /// shares equal), memory and operator cost picks the start, Nelder–Mead refines it. The per-step
 /// cost kept is the model call's ([`FitRows::model_call_step`]).
-fn fit_one(runtime: Runtime, hardware: HardwareType, samples: &[&RuntimeSample]) -> RuntimeCoefficients {
+///
+/// With `host` (another accelerator's fit of the same runtime) the host costs are that fit's — the
+/// cost per operator, the training factors and the model call's per-step cost — and only the
+/// device shares are fitted (each source's harness cost is still profiled out).
+fn fit_one(
+    runtime: Runtime,
+    hardware: HardwareType,
+    samples: &[&RuntimeSample],
+    host: Option<&RuntimeCoefficients>,
+) -> RuntimeCoefficients {
     const GRID: usize = 10;
     let logs = |b: (f64, f64)| (libm::log(b.0), libm::log(b.1));
-    let (compute_range, memory_range, operator_range) =
-        (logs(COMPUTE_BOUNDS), logs(MEMORY_BOUNDS), logs(OPERATOR_US_BOUNDS));
+    let pinned = |value: f64| (libm::log(value), libm::log(value));
+    let (compute_range, memory_range) = (logs(COMPUTE_BOUNDS), logs(MEMORY_BOUNDS));
+    let operator_range = host.map_or(logs(OPERATOR_US_BOUNDS), |h| pinned(h.operator_us));
+    let operator_grid = if host.is_some() { 1 } else { GRID };
     let rows = FitRows::new(samples, per_source_steps(hardware));
     // The shared constants: compute, memory, operator cost, FP32 compute, the training host and
     // device factors.
     let seven = |p: [f64; 6]| [p[0], p[1], p[2], 0.0, p[3], p[4], p[5]];
     let objective = |p: [f64; 6]| rows.loss(runtime, hardware, seven(p));
     let mut best = ([0.0; 6], f64::INFINITY);
+    let training_factors = host.map_or((0.0, 0.0), |h| {
+        (
+            libm::log(h.train_step_host_factor),
+            libm::log(h.train_step_device_factor),
+        )
+    });
     for i in 0..GRID {
         for j in 0..GRID {
-            for k in 0..GRID {
+            for k in 0..operator_grid {
                 let compute = libm::log(log_space(COMPUTE_BOUNDS, i, GRID));
+                let operator = match host {
+                    Some(_) => operator_range.0,
+                    None => libm::log(log_space(OPERATOR_US_BOUNDS, k, GRID)),
+                };
                 let p = [
                     compute,
                     libm::log(log_space(MEMORY_BOUNDS, j, GRID)),
-                    libm::log(log_space(OPERATOR_US_BOUNDS, k, GRID)),
+                    operator,
                     compute,
-                    0.0,
-                    0.0,
+                    training_factors.0,
+                    training_factors.1,
                 ];
                 let l = objective(p);
                 if l < best.1 {
@@ -647,10 +691,12 @@ fn fit_one(runtime: Runtime, hardware: HardwareType, samples: &[&RuntimeSample])
     }
     let training: Vec<&RuntimeSample> = samples.iter().copied().filter(|s| s.training).collect();
     // The training factors stay 1 (their lower bound) unless two sources' training rows pin them.
-    let (host_range, device_range) = if distinct(&training, |s| s.source.as_str()) >= 2 {
-        (logs(TRAIN_HOST_FACTOR_BOUNDS), logs(TRAIN_DEVICE_FACTOR_BOUNDS))
-    } else {
-        ((0.0, 0.0), (0.0, 0.0))
+    let (host_range, device_range) = match host {
+        Some(h) => (pinned(h.train_step_host_factor), pinned(h.train_step_device_factor)),
+        None if distinct(&training, |s| s.source.as_str()) >= 2 => {
+            (logs(TRAIN_HOST_FACTOR_BOUNDS), logs(TRAIN_DEVICE_FACTOR_BOUNDS))
+        }
+        None => ((0.0, 0.0), (0.0, 0.0)),
     };
     let lo = [
         compute_range.0,
@@ -673,7 +719,7 @@ fn fit_one(runtime: Runtime, hardware: HardwareType, samples: &[&RuntimeSample])
         point = nelder_mead(point, [0.3; 6], lo, hi, objective);
     }
     let mut point = seven(point);
-    point[3] = rows.model_call_step(runtime, hardware, point);
+    point[3] = host.map_or_else(|| rows.model_call_step(runtime, hardware, point), |h| h.step_ms);
     let fitted = with(runtime, hardware, point);
     RuntimeCoefficients {
         compute: round4(fitted.compute),
@@ -689,11 +735,16 @@ fn fit_one(runtime: Runtime, hardware: HardwareType, samples: &[&RuntimeSample])
             .filter(|w| samples.iter().any(|s| s.workload == *w))
             .collect(),
         fitted_on: format!(
-            "{} measurements, {} devices, {} sources (data/measured/: {})",
+            "{} measurements, {} devices, {} sources (data/measured/: {}){}",
             samples.len(),
             distinct(samples, |s| s.device_id.as_str()),
             distinct(samples, |s| s.source.as_str()),
-            files(samples)
+            files(samples),
+            host.map_or_else(String::new, |h| format!(
+                "; host costs of {} on {}",
+                h.runtime.as_str(),
+                h.hardware.as_str()
+            ))
         ),
         ..fitted
     }
@@ -740,12 +791,19 @@ fn enough(group: &[&RuntimeSample]) -> bool {
 #[must_use]
 pub fn fit_runtimes(samples: &[RuntimeSample]) -> Vec<RuntimeCoefficients> {
     let groups: Vec<_> = groups(samples).into_iter().filter(|(_, g)| enough(g)).collect();
-    super::parallel::map(&groups, |((runtime, hardware), g)| fit_one(*runtime, *hardware, g))
+    super::parallel::map(&groups, |((runtime, hardware), g)| {
+        fit_one(*runtime, *hardware, g, None)
+    })
 }
 
 /// |ln error| of each sample in `group` predicted by a fit without the samples sharing its `key`
 /// (none where the group has no fit of its own).
-fn held_out(own: Option<&RuntimeCoefficients>, group: &[&RuntimeSample], key: fn(&RuntimeSample) -> &str) -> Vec<f64> {
+fn held_out(
+    own: Option<&RuntimeCoefficients>,
+    group: &[&RuntimeSample],
+    key: fn(&RuntimeSample) -> &str,
+    host: Option<&RuntimeCoefficients>,
+) -> Vec<f64> {
     let Some(&RuntimeCoefficients { runtime, hardware, .. }) = own else {
         return Vec::new();
     };
@@ -761,7 +819,7 @@ fn held_out(own: Option<&RuntimeCoefficients>, group: &[&RuntimeSample], key: fn
         if rest.is_empty() {
             return Vec::new();
         }
-        let c = fit_one(runtime, hardware, &rest);
+        let c = fit_one(runtime, hardware, &rest, host);
         group
             .iter()
             .filter(|s| key(s) == k)
@@ -776,26 +834,114 @@ fn beats(held_out: &Accuracy, class: &Accuracy) -> bool {
     held_out.samples > 0 && held_out.median_abs_log_error < class.median_abs_log_error
 }
 
+/// One runtime/hardware group's candidate fit and its held-out accuracy.
+struct Candidate {
+    coefficients: Option<RuntimeCoefficients>,
+    leave_one_source_out: Accuracy,
+    leave_one_device_out: Accuracy,
+    host_costs_from: Option<String>,
+}
+
+impl Candidate {
+    fn validated(
+        coefficients: Option<RuntimeCoefficients>,
+        group: &[&RuntimeSample],
+        host: Option<&RuntimeCoefficients>,
+    ) -> Self {
+        let c = coefficients.as_ref();
+        Self {
+            leave_one_source_out: summarize(&held_out(c, group, |s| s.source.as_str(), host)),
+            leave_one_device_out: summarize(&held_out(c, group, |s| s.device_id.as_str(), host)),
+            host_costs_from: host.map(|h| format!("{} on {}", h.runtime.as_str(), h.hardware.as_str())),
+            coefficients,
+        }
+    }
+
+    /// Whether it predicts held-out rows better than the class model.
+    fn beats_class(&self, class: &Accuracy) -> bool {
+        beats(&self.leave_one_source_out, class) || beats(&self.leave_one_device_out, class)
+    }
+}
+
+/// The host costs a group of `rows` rows on `hardware` may borrow: the kept fit of the same
+/// runtime on another accelerator hardware type with more rows (the most). Eager PyTorch's Python
+/// and dispatcher cost per operator is the same code on CUDA and ROCm, while a few public rows
+/// cannot separate it from their harnesses' per-step costs.
+fn host_donor(
+    runtime: Runtime,
+    hardware: HardwareType,
+    rows: usize,
+    kept: &[(RuntimeCoefficients, usize)],
+) -> Option<&RuntimeCoefficients> {
+    if Processor::of(hardware) != Processor::Accelerator {
+        return None;
+    }
+    kept.iter()
+        .filter(|(c, n)| {
+            c.runtime == runtime
+                && c.hardware != hardware
+                && Processor::of(c.hardware) == Processor::Accelerator
+                && *n > rows
+        })
+        .max_by_key(|(_, n)| *n)
+        .map(|(c, _)| c)
+}
+
 /// Fits every runtime and reports how well each predicts. A runtime keeps its own coefficients only
 /// where they predict rows they were not fitted on better than the workload-class coefficients do
 /// (leaving a source or a device out): one that does not — its machines' costs do not carry from
 /// one to the next — is answered by the class model, and the report says so (`fitted: false`, the
-/// held-out figures of the fit that lost).
+/// held-out figures of the fit that lost). A group on an accelerator may instead take its host
+/// costs from the same runtime's better-measured fit on another accelerator ([`host_donor`]) and
+/// fit only its device shares: kept where that predicts its held-out sources better than host
+/// costs fitted to its own rows.
 #[must_use]
 pub fn fit_and_validate(samples: &[RuntimeSample], class: &Coefficients) -> (Vec<RuntimeCoefficients>, RuntimeFit) {
     let candidates = fit_runtimes(samples);
+    let groups = groups(samples);
+    // First each group on its own.
+    let mut chosen: Vec<Candidate> = groups
+        .iter()
+        .map(|((runtime, hardware), group)| {
+            let own = candidates
+                .iter()
+                .find(|c| c.runtime == *runtime && c.hardware == *hardware)
+                .cloned();
+            Candidate::validated(own, group, None)
+        })
+        .collect();
+    let class_models: Vec<Accuracy> = groups
+        .iter()
+        .map(|(_, group)| summarize(&group.iter().map(|s| s.class_error(class)).collect::<Vec<_>>()))
+        .collect();
+    let kept: Vec<(RuntimeCoefficients, usize)> = chosen
+        .iter()
+        .zip(&class_models)
+        .zip(&groups)
+        .filter(|((c, class), _)| c.beats_class(class))
+        .filter_map(|((c, _), (_, group))| c.coefficients.clone().map(|k| (k, group.len())))
+        .collect();
+    // Then the groups another accelerator's host costs might serve better.
+    for (((key, group), choice), class_model) in groups.iter().zip(chosen.iter_mut()).zip(&class_models) {
+        let Some(donor) = host_donor(key.0, key.1, group.len(), &kept) else {
+            continue;
+        };
+        if !enough(group) {
+            continue;
+        }
+        let borrowed = Candidate::validated(Some(fit_one(key.0, key.1, group, Some(donor))), group, Some(donor));
+        let better_than_own = !choice.beats_class(class_model)
+            || borrowed.leave_one_source_out.median_abs_log_error < choice.leave_one_source_out.median_abs_log_error;
+        if borrowed.beats_class(class_model) && better_than_own {
+            *choice = borrowed;
+        }
+    }
     let mut coefficients = Vec::new();
     let mut runtimes = Vec::new();
     let mut residuals = Vec::new();
-    for ((runtime, hardware), group) in groups(samples) {
-        let candidate = candidates
-            .iter()
-            .find(|c| c.runtime == runtime && c.hardware == hardware);
-        let class_model = summarize(&group.iter().map(|s| s.class_error(class)).collect::<Vec<_>>());
-        let leave_one_source_out = summarize(&held_out(candidate, &group, |s| s.source.as_str()));
-        let leave_one_device_out = summarize(&held_out(candidate, &group, |s| s.device_id.as_str()));
-        let own = candidate
-            .filter(|_| beats(&leave_one_source_out, &class_model) || beats(&leave_one_device_out, &class_model));
+    for ((((runtime, hardware), group), choice), class_model) in groups.into_iter().zip(chosen).zip(class_models) {
+        let candidate = choice.coefficients.as_ref();
+        let own = candidate.filter(|_| choice.beats_class(&class_model));
         coefficients.extend(own.cloned());
         let in_sample: Vec<f64> =
             candidate.map_or_else(Vec::new, |c| group.iter().map(|s| libm::fabs(s.log_error(c))).collect());
@@ -820,9 +966,10 @@ pub fn fit_and_validate(samples: &[RuntimeSample], class: &Coefficients) -> (Vec
             fitted: own.is_some(),
             in_sample: summarize(&in_sample),
             class_model,
-            leave_one_source_out,
-            leave_one_device_out,
+            leave_one_source_out: choice.leave_one_source_out,
+            leave_one_device_out: choice.leave_one_device_out,
             harness_costs: own.map_or_else(Vec::new, |c| harness_costs(c, &group)),
+            host_costs_from: choice.host_costs_from.filter(|_| own.is_some()),
         });
     }
     (coefficients, RuntimeFit { runtimes, residuals })
@@ -859,6 +1006,40 @@ mod tests {
         assert!(reasons[0].contains("TF32"), "{reasons:?}");
         assert!(reasons[1].contains("not in the catalog"), "{reasons:?}");
         assert!(reasons[2].contains("batch size"), "{reasons:?}");
+    }
+
+    #[test]
+    fn host_costs_are_borrowed_only_from_a_better_measured_accelerator_of_the_same_runtime() {
+        let fit = |runtime, hardware| RuntimeCoefficients {
+            runtime,
+            hardware,
+            compute: 0.5,
+            compute_fp32: 0.5,
+            memory: 0.8,
+            operator_us: 10.0,
+            step_ms: 2.0,
+            train_step_host_factor: 1.0,
+            train_step_device_factor: 1.0,
+            workloads: Vec::new(),
+            fitted_on: String::new(),
+        };
+        let kept = vec![
+            (fit(Runtime::Pytorch, HardwareType::Cuda), 800),
+            (fit(Runtime::Pytorch, HardwareType::Cpu), 900),
+            (fit(Runtime::OnnxRuntime, HardwareType::Cuda), 1000),
+        ];
+        let donor =
+            |runtime, hardware, rows| host_donor(runtime, hardware, rows, &kept).map(|c| (c.runtime, c.hardware));
+        // ROCm's few rows may borrow CUDA's PyTorch host costs — not the CPU's, not another runtime's.
+        assert_eq!(
+            donor(Runtime::Pytorch, HardwareType::Rocm, 7),
+            Some((Runtime::Pytorch, HardwareType::Cuda))
+        );
+        // Never from a group measured less, never for a CPU, never from itself.
+        assert_eq!(donor(Runtime::Pytorch, HardwareType::Rocm, 900), None);
+        assert_eq!(donor(Runtime::Pytorch, HardwareType::Cpu, 7), None);
+        assert_eq!(donor(Runtime::Pytorch, HardwareType::Cuda, 7), None);
+        assert_eq!(donor(Runtime::Mlx, HardwareType::Mps, 7), None);
     }
 
     #[test]
