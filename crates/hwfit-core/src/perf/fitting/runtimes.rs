@@ -892,9 +892,9 @@ fn host_donor(
 /// (leaving a source or a device out): one that does not — its machines' costs do not carry from
 /// one to the next — is answered by the class model, and the report says so (`fitted: false`, the
 /// held-out figures of the fit that lost). A group on an accelerator may instead take its host
-/// costs from the same runtime's better-measured fit on another accelerator ([`host_donor`]) and
-/// fit only its device shares: kept where that predicts its held-out sources better than host
-/// costs fitted to its own rows.
+/// costs from the same runtime's better-measured fit on another accelerator (the one with the
+/// most rows) and fit only its device shares: kept where that predicts its held-out sources
+/// better than host costs fitted to its own rows.
 #[must_use]
 pub fn fit_and_validate(samples: &[RuntimeSample], class: &Coefficients) -> (Vec<RuntimeCoefficients>, RuntimeFit) {
     let candidates = fit_runtimes(samples);
