@@ -192,7 +192,8 @@ pub const MAX_CACHED_VALUES_PER_TOKEN: f64 = 16_777_216.0;
 /// Llama 3.1 405B's 35 million.
 pub const MAX_WORKING_VALUES_PER_TOKEN: f64 = 268_435_456.0;
 
-/// The most values an image's feature maps may take: 2^30, several hundred times ResNet-152's.
+/// The most values an image's feature maps may take: 2^30, five times the catalog's largest
+/// (DETR's 216 million at COCO resolution).
 pub const MAX_FEATURE_MAP_VALUES: f64 = 1_073_741_824.0;
 
 /// The sizes a stack's config states, as [`ModelSpec::check_plausible`] bounds them.
@@ -1018,20 +1019,24 @@ impl ModelSpec {
                 "its layers and widths describe {values:.3e} {what} (at most {max:.3e}): larger than any model that runs"
             )))
         };
-        let parameters: f64 = components
+        let stated: Vec<Option<StatedSizes>> = components
             .iter()
             .map(|c| match c {
-                Component::Transformer(t) => t.stated_sizes().parameters,
-                other => other.parameters() as f64,
+                Component::Transformer(t) => Some(t.stated_sizes()),
+                _ => None,
             })
+            .collect();
+        let parameters: f64 = components
+            .iter()
+            .zip(&stated)
+            .map(|(c, sizes)| sizes.as_ref().map_or(c.parameters() as f64, |s| s.parameters))
             .sum();
         if parameters > MAX_PARAMETERS {
             return refuse(parameters, "parameters", MAX_PARAMETERS);
         }
-        for component in components {
-            match component {
-                Component::Transformer(t) => {
-                    let sizes = t.stated_sizes();
+        for (component, sizes) in components.iter().zip(&stated) {
+            match (component, sizes) {
+                (_, Some(sizes)) => {
                     if sizes.cached_values_per_token > MAX_CACHED_VALUES_PER_TOKEN {
                         let what = "cached key and value values per token";
                         return refuse(sizes.cached_values_per_token, what, MAX_CACHED_VALUES_PER_TOKEN);
@@ -1041,7 +1046,7 @@ impl ModelSpec {
                         return refuse(sizes.working_values_per_token, what, MAX_WORKING_VALUES_PER_TOKEN);
                     }
                 }
-                Component::Conv(c) if c.total_activation_elements as f64 > MAX_FEATURE_MAP_VALUES => {
+                (Component::Conv(c), None) if c.total_activation_elements as f64 > MAX_FEATURE_MAP_VALUES => {
                     let values = c.total_activation_elements as f64;
                     return refuse(values, "feature-map values per image", MAX_FEATURE_MAP_VALUES);
                 }
