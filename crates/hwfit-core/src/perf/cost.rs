@@ -43,24 +43,17 @@ pub struct StepCost {
     pub passes: u32,
 }
 
-/// How a runtime's operators stream the values between the matrix products.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Traffic {
-    /// Fused kernels: each layer's working set written and read once.
-    Fused,
-    /// Eager calls: every call reads its inputs and writes its output ([`eager_traffic`]).
-    Eager,
-}
-
 fn working_set_traffic(
     spec: &ModelSpec,
     precision: Precision,
     workload: Workload,
     batch: u64,
     seq: u32,
-    traffic: Traffic,
+    dispatch: Dispatch,
 ) -> f64 {
-    if traffic == Traffic::Eager {
+    // Fused kernels write and read each layer's working set once; eager calls each read their
+    // inputs and write their output.
+    if dispatch == Dispatch::Eager {
         return eager_traffic::stream_bytes(spec, precision, workload, batch, seq);
     }
     if workload == Workload::Decode {
@@ -92,7 +85,7 @@ pub fn step_cost(
     batch: u32,
     seq: u32,
 ) -> Result<StepCost, CoreError> {
-    step_cost_with(spec, precision, workload, batch, seq, Traffic::Fused)
+    step_cost_with(spec, precision, workload, batch, seq, Dispatch::Kernels)
 }
 
 fn step_cost_with(
@@ -101,10 +94,10 @@ fn step_cost_with(
     workload: Workload,
     batch: u32,
     seq: u32,
-    traffic: Traffic,
+    dispatch: Dispatch,
 ) -> Result<StepCost, CoreError> {
     let b = u64::from(batch);
-    let streamed = |workload| working_set_traffic(spec, precision, workload, b, seq, traffic);
+    let streamed = |workload| working_set_traffic(spec, precision, workload, b, seq, dispatch);
     // What the matrix products read; embedding tables are gathered row by row and the experts
     // no token reaches are not read.
     let weights = spec.matmul_weight_bytes(precision, false, b, seq);
@@ -133,9 +126,9 @@ fn step_cost_with(
                 .ok_or_else(|| not_generative(spec, workload))?;
             let kv = b * spec.kv_cache_bytes(u64::from(seq), precision.activation_bytes());
             let read = spec.matmul_weight_bytes(precision, true, b, seq);
-            let cache_passes = match traffic {
-                Traffic::Fused => 1.0,
-                Traffic::Eager => 1.0 + eager_traffic::DECODE_CACHE_COPIES,
+            let cache_passes = match dispatch {
+                Dispatch::Kernels => 1.0,
+                Dispatch::Eager => 1.0 + eager_traffic::DECODE_CACHE_COPIES,
             };
             StepCost {
                 flops: (b * per_token) as f64,
@@ -181,17 +174,13 @@ impl StepCost {
 /// PyTorch's separate calls stream ([`eager_traffic`]) and a prefill split into the request's
 /// prompt chunk, else the runtime's ([`Runtime::prompt_chunk_tokens`]).
 pub fn runtime_step_cost(spec: &ModelSpec, req: &PerfRequest, runtime: Runtime) -> Result<StepCost, CoreError> {
-    let traffic = match Dispatch::of(runtime) {
-        Dispatch::Kernels => Traffic::Fused,
-        Dispatch::Eager => Traffic::Eager,
-    };
     let cost = step_cost_with(
         spec,
         req.precision,
         req.workload,
         req.batch_size,
         req.seq_length,
-        traffic,
+        Dispatch::of(runtime),
     )?;
     Ok(match req.prompt_chunk_on(runtime) {
         Some(chunk) => cost.in_prompt_chunks(spec, req.precision, req.batch_size, req.seq_length, chunk),
