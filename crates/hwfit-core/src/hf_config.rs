@@ -726,5 +726,7 @@ mod multimodal;
 mod parakeet;
 mod segment;
 
+pub(crate) use segment::{sam_mask_decoder_parameters, sam_prompt_encoder_parameters};
+
 #[cfg(test)]
 mod tests;

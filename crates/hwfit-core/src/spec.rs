@@ -33,6 +33,12 @@ pub enum Modality {
         /// Frames per item.
         frames: u32,
     },
+    /// A square feature map an earlier part of the model made (the later stages of a hierarchical
+    /// image encoder such as Hiera): `side²` tokens, no embedding of its own.
+    FeatureMap {
+        /// Tokens per side.
+        side: u32,
+    },
 }
 
 /// The attention pattern of a stack.
@@ -712,13 +718,15 @@ impl TransformerStack {
         matches!(self.role, StackRole::Decoder | StackRole::CrossDecoder) && self.vocab_size > 0
     }
 
-    /// Tokens per item: the sequence length for text, patches + class token for images, frames for audio.
+    /// Tokens per item: the sequence length for text, patches + class token for images, frames for
+    /// audio, the grid for a feature map.
     #[must_use]
     pub fn tokens_per_item(&self, seq_length: u32) -> u64 {
         match self.input {
             Modality::Text => u64::from(seq_length),
             Modality::Image { image_size, patch_size } => u64::from(image_size / patch_size.max(1)).pow(2) + 1,
             Modality::Audio { frames } => u64::from(frames),
+            Modality::FeatureMap { side } => u64::from(side).pow(2),
         }
     }
 

@@ -5,6 +5,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 
 use super::build::{bart, bert, conv, dense, gpt2, llama, stack, t5, vit, wav2vec2, whisper};
+use super::sam2::Release;
 use super::CatalogEntry;
 use crate::spec::{Component, Modality, StackRole};
 use crate::Subfamily::{
@@ -496,6 +497,14 @@ fn vision() -> Vec<CatalogEntry> {
             "config.json on the Hugging Face Hub; Kirillov et al. 2023 (SAM). The cost model treats SAM's windowed attention as global (upper bound).",
         )
         .aliases(&["sam", "sam-vit-b"]),
+        sam2("facebook/sam2.1-hiera-tiny", 0, Release::Sam2_1).aliases(&["sam2.1-hiera-t", "sam2.1_hiera_tiny", "sam2.1", "sam2"]),
+        sam2("facebook/sam2.1-hiera-small", 1, Release::Sam2_1).aliases(&["sam2.1-hiera-s", "sam2.1_hiera_small"]),
+        sam2("facebook/sam2.1-hiera-base-plus", 2, Release::Sam2_1).aliases(&["sam2.1-hiera-b+", "sam2.1_hiera_base_plus"]),
+        sam2("facebook/sam2.1-hiera-large", 3, Release::Sam2_1).aliases(&["sam2.1-hiera-l", "sam2.1_hiera_large"]),
+        sam2("facebook/sam2-hiera-tiny", 0, Release::Sam2).aliases(&["sam2-hiera-t", "sam2_hiera_tiny"]),
+        sam2("facebook/sam2-hiera-small", 1, Release::Sam2).aliases(&["sam2-hiera-s", "sam2_hiera_small"]),
+        sam2("facebook/sam2-hiera-base-plus", 2, Release::Sam2).aliases(&["sam2-hiera-b+", "sam2_hiera_base_plus"]),
+        sam2("facebook/sam2-hiera-large", 3, Release::Sam2).aliases(&["sam2-hiera-l", "sam2_hiera_large"]),
         CatalogEntry::new(
             "Intel/dpt-large",
             DepthEstimation,
@@ -735,7 +744,6 @@ fn multimodal() -> Vec<CatalogEntry> {
     ]
 }
 
-/// LayoutLM v1: a BERT-base encoder with four 1024-row 2-D position tables.
 /// A YOLO11 scale (`super::yolo::SCALES`), built from `yolo11.yaml`.
 fn yolo(id: &str, scale: usize) -> CatalogEntry {
     let reference = "ultralytics/cfg/models/11/yolo11.yaml (github.com/ultralytics/ultralytics @ 0a2ae50b), built as ultralytics' parse_model builds it: the yaml's parameter count exactly; FLOPs at 640 px";
@@ -750,6 +758,22 @@ fn yolov8(id: &str, scale: usize) -> CatalogEntry {
     CatalogEntry::new(id, ObjectDetector, 0, vec![network], reference)
 }
 
+/// A SAM 2 or 2.1 scale (`super::sam2::SCALES`), built from facebookresearch/sam2's configs.
+fn sam2(id: &str, scale: usize, release: Release) -> CatalogEntry {
+    let reference = match release {
+        Release::Sam2 => "sam2/configs/sam2/sam2_hiera_*.yaml (github.com/facebookresearch/sam2 @ 2b90b9f5), built as sam2/modeling builds it: its parameters exactly (README: 38.9/46/80.8/224.4 M); FLOPs of one video frame at 1024 px with a full memory bank",
+        Release::Sam2_1 => "sam2/configs/sam2.1/sam2.1_hiera_*.yaml (github.com/facebookresearch/sam2 @ 2b90b9f5), built as sam2/modeling builds it: its parameters exactly (README: 38.9/46/80.8/224.4 M); FLOPs of one video frame at 1024 px with a full memory bank",
+    };
+    CatalogEntry::new(
+        id,
+        Segmentation,
+        0,
+        super::sam2::sam2(&super::sam2::SCALES[scale], release),
+        reference,
+    )
+}
+
+/// LayoutLM v1: a BERT-base encoder with four 1024-row 2-D position tables.
 fn layoutlm(vocab: u32, positions: u32) -> Vec<Component> {
     let mut parts = bert(12, 768, 12, 3072, vocab, positions);
     parts.push(dense("2-D position embeddings", 4 * 1024 * 768, 0));

@@ -4,6 +4,7 @@
 pub(crate) mod build;
 mod configs;
 mod entries;
+mod sam2;
 mod yolo;
 
 pub use configs::config_of;

@@ -63,6 +63,16 @@ impl HfConfig {
     }
 }
 
+/// The mask decoder every SAM checkpoint shares (`SamConfig`'s defaults), as SAM 2 builds it too.
+pub(crate) fn sam_mask_decoder_parameters() -> u64 {
+    mask_decoder_parameters(&HfConfig::default())
+}
+
+/// The prompt encoder every SAM checkpoint shares (`SamConfig`'s defaults).
+pub(crate) fn sam_prompt_encoder_parameters() -> u64 {
+    prompt_encoder_parameters(&HfConfig::default())
+}
+
 /// A `SamAttention` of width `h`, its inner width `h / downsample` (q, k, v in, one out; biases).
 fn attention(h: u64, downsample: u64) -> u64 {
     let inner = h / downsample.max(1);
