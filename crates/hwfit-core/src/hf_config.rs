@@ -207,6 +207,13 @@ pub struct HfConfig {
     pub prompt_encoder_config: Option<Box<HfConfig>>,
     pub mask_decoder_config: Option<Box<HfConfig>>,
     pub mlp_dim: Option<u32>,
+    // Kokoro: no model_type; PL-BERT (ALBERT), a prosody predictor, an iSTFTNet decoder
+    pub plbert: Option<Box<HfConfig>>,
+    pub istftnet: Option<kokoro::IstftNet>,
+    pub style_dim: Option<u32>,
+    pub n_token: Option<u32>,
+    pub max_dur: Option<u32>,
+    pub text_encoder_kernel_size: Option<u32>,
     pub window_size: Option<u32>,
     pub use_rel_pos: Option<bool>,
     pub global_attn_indexes: Option<Vec<u32>>,
@@ -348,6 +355,9 @@ impl HfConfig {
     }
 
     fn kind(&self) -> String {
+        if self.is_kokoro() {
+            return String::from("kokoro");
+        }
         self.model_type
             .clone()
             .unwrap_or_default()
@@ -566,6 +576,7 @@ impl HfConfig {
             }
             "resnet" => (self.resnet()?, 0),
             "sam" => (self.sam()?, 0),
+            "kokoro" => (self.kokoro()?, 0),
             "clip" | "siglip" | "siglip2" => self.dual_encoder(k),
             "llava" => self.llava()?,
             "" => return Err(CoreError::InvalidConfig(String::from("'model_type' is missing"))),
@@ -722,6 +733,7 @@ mod conformer;
 mod convnet;
 mod decoder;
 mod gemma3n;
+mod kokoro;
 mod multimodal;
 mod parakeet;
 mod segment;

@@ -402,6 +402,10 @@ pub enum Component {
         parameters: u64,
         /// Forward FLOPs per item.
         flops_per_item: u64,
+        /// Operators eager PyTorch dispatches for it in a forward pass, where they were counted
+        /// (0: a product and its activation).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        operators: u32,
     },
 }
 

@@ -246,10 +246,17 @@ pub fn wav2vec2(layers: u32, hidden: u32, heads: u32, inter: u32) -> Vec<Compone
 /// A dense extra with its parameters and forward FLOPs per item.
 #[must_use]
 pub fn dense(name: &str, parameters: u64, flops_per_item: u64) -> Component {
+    dense_with_operators(name, parameters, flops_per_item, 0)
+}
+
+/// A dense extra whose eager operators were counted (0: a product and its activation).
+#[must_use]
+pub fn dense_with_operators(name: &str, parameters: u64, flops_per_item: u64, operators: u32) -> Component {
     Component::Dense {
         name: String::from(name),
         parameters,
         flops_per_item,
+        operators,
     }
 }
 

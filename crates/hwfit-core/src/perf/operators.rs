@@ -116,6 +116,19 @@ fn dense_count(spec: &ModelSpec) -> u32 {
         .count() as u32
 }
 
+/// Operators of the dense extras in a forward pass: the counted ones, or a product and its
+/// activation each.
+fn dense_operators(spec: &ModelSpec) -> u32 {
+    spec.components
+        .iter()
+        .map(|c| match c {
+            Component::Dense { operators: 0, .. } => 2,
+            Component::Dense { operators, .. } => *operators,
+            _ => 0,
+        })
+        .sum()
+}
+
 /// Eager calls of one normalisation: a fused layer norm, or an RMS norm's cast to FP32, square,
 /// mean, epsilon add, reciprocal square root, product, cast back and scale.
 const fn norm_calls(norm: Norm) -> u32 {
@@ -349,7 +362,7 @@ fn step_operators(
     let rest: u32 = if workload == Workload::Decode {
         0
     } else {
-        spec.conv_nets().map(|c| conv(c.layers)).sum::<u32>() + 2 * dense_count(spec)
+        spec.conv_nets().map(|c| conv(c.layers)).sum::<u32>() + dense_operators(spec)
     };
     let forward = stacks + rest;
     if workload == Workload::TrainStep {
@@ -394,7 +407,7 @@ pub fn distinct(spec: &ModelSpec, workload: Workload) -> u32 {
         })
         .sum();
     let convs: u32 = spec.conv_nets().map(|c| conv_operators(c.layers).div_ceil(2)).sum();
-    stacks + convs + 2 * dense_count(spec)
+    stacks + convs + dense_operators(spec)
 }
 
 #[cfg(test)]

@@ -170,6 +170,7 @@ fn custom_spec(table: &Table, row: &[Cell<'_>], name: &str) -> Result<ModelSpec,
                     name: format!("linear {i}"),
                     parameters: per_layer,
                     flops_per_item: 2 * per_layer,
+                    operators: 0,
                 })
                 .collect()
         }
