@@ -15,7 +15,7 @@
 
 use alloc::vec::Vec;
 
-use super::build::{dense, stack};
+use super::build::{dense_with_operators, stack};
 use crate::hf_config::{sam_mask_decoder_parameters, sam_prompt_encoder_parameters};
 use crate::spec::{Component, Modality, SlidingWindow, StackRole};
 
@@ -55,6 +55,18 @@ pub(crate) struct Hiera {
     /// `window_pos_embed_bkg_spatial_size`: the background position table's side.
     background: u64,
 }
+
+/// Operators eager PyTorch dispatches for each dense part (facebookresearch/sam2 @ 2b90b9f5's
+/// modules on PyTorch 2.15, a CPU, counted with a `TorchDispatchMode`, views left out; the same for
+/// every scale): a stage transition block 15, the patch embedding and position tables 5, the neck
+/// (with its sine position encodings) 102, the memory attention 143, the memory encoder 113, the SAM
+/// heads for one click 194 and the skip projections 4.
+const TRANSITION_OPERATORS: u32 = 15;
+const EMBEDDING_OPERATORS: u32 = 5;
+const NECK_OPERATORS: u32 = 102;
+const MEMORY_ATTENTION_OPERATORS: u32 = 143;
+const MEMORY_ENCODER_OPERATORS: u32 = 113;
+const HEAD_OPERATORS: u32 = 194 + 4;
 
 /// Hiera-T, -S, -B+ and -L as `sam2.1_hiera_{t,s,b+,l}.yaml` state them (the SAM 2 configs state the
 /// same trunks).
@@ -189,7 +201,12 @@ impl Hiera {
                 + 2 * tokens * 9 * width * width
                 + 4 * tokens * window * window * width;
         }
-        dense("Hiera stage transitions (query pooling)", parameters, flops)
+        dense_with_operators(
+            "Hiera stage transitions (query pooling)",
+            parameters,
+            flops,
+            3 * TRANSITION_OPERATORS,
+        )
     }
 
     /// The patch embedding (7×7 convolution, stride 4), the background and window position tables,
@@ -204,10 +221,11 @@ impl Hiera {
             .sum();
         // The stacks count no embedding FLOPs: the whole 7×7 convolution is here.
         let flops = 2 * 3 * 49 * c * Self::side(0).pow(2);
-        dense(
+        dense_with_operators(
             "Hiera patch embedding, positions, norms and biases",
             patch + positions + stacked,
             flops,
+            EMBEDDING_OPERATORS,
         )
     }
 
@@ -215,7 +233,7 @@ impl Hiera {
     fn neck(&self) -> Component {
         let parameters = (0..4).map(|s| linear(self.width(s), D)).sum();
         let flops = (0..4).map(|s| 2 * self.width(s) * D * Self::side(s).pow(2)).sum();
-        dense("FPN neck", parameters, flops)
+        dense_with_operators("FPN neck", parameters, flops, NECK_OPERATORS)
     }
 }
 
@@ -232,10 +250,11 @@ fn memory_attention() -> Component {
         + 4 * tokens * tokens * D
         + 4 * tokens * memory * D
         + 2 * tokens * 2 * D * MEMORY_FFN;
-    dense(
+    dense_with_operators(
         "memory attention (7 memories, 16 object pointers)",
         parameters,
         MEMORY_LAYERS * per_layer,
+        MEMORY_ATTENTION_OPERATORS,
     )
 }
 
@@ -258,7 +277,7 @@ fn memory_encoder() -> Component {
     // Fuser: two CXBlocks (7×7 depthwise convolution, norm, 4× MLP, layer scale).
     parameters += 2 * (49 * D + D + 2 * D + mlp(D, 4 * D, D, 2) + D);
     flops += 2 * 2 * pixels * (49 * D + 8 * D * D);
-    dense("memory encoder", parameters, flops)
+    dense_with_operators("memory encoder", parameters, flops, MEMORY_ENCODER_OPERATORS)
 }
 
 /// SAM's prompt encoder and mask decoder with SAM 2's additions (high-resolution skip
@@ -288,7 +307,12 @@ fn heads(release: Release) -> Component {
     let skip_flops = 2 * D * (D / 8) * 16 * pixels + 2 * D * (D / 4) * 4 * pixels;
     let masks = 2 * 4 * (D / 8) * 16 * pixels;
     let flops = 2 * two_way_layer + final_attention + upscaling + skip_flops + masks;
-    dense("prompt encoder, mask decoder, object pointers", parameters, flops)
+    dense_with_operators(
+        "prompt encoder, mask decoder, object pointers",
+        parameters,
+        flops,
+        HEAD_OPERATORS,
+    )
 }
 
 /// SAM 2 (or 2.1) with the trunk `hiera`.
