@@ -405,6 +405,11 @@ export type Component = TransformerStack | ConvNet | {
     flopsPerItem: number;
     /** What it is. */
     name: string;
+    /**
+     * Operators eager PyTorch dispatches for it in a forward pass, where they were counted
+     * (0: a product and its activation).
+     */
+    operators?: number;
     /** Parameters. */
     parameters: number;
     type: "dense";
@@ -882,6 +887,10 @@ export type Modality = {
     /** Frames per item. */
     frames: number;
     kind: "audio";
+} | {
+    kind: "feature_map";
+    /** Tokens per side. */
+    side: number;
 };
 
 export type Mode = "inference" | "training";
