@@ -243,6 +243,7 @@ pub struct HfConfig {
     pub sscp_conv_stride_size: Option<Vec<Vec<u32>>>,
     // DINOv3's ViT
     pub use_gated_mlp: Option<bool>,
+    pub num_register_tokens: Option<u32>,
 }
 
 /// The `quantization_config` of a pre-quantized checkpoint (AWQ, GPTQ, FP8, MXFP4, bitsandbytes…).
@@ -347,6 +348,9 @@ fn python_numbers_as_null(text: &str) -> alloc::borrow::Cow<'_, str> {
     }
     alloc::borrow::Cow::Owned(out)
 }
+
+/// The most register tokens a vision config may state (DINOv2 and DINOv3 use 4).
+const MAX_REGISTER_TOKENS: u32 = 1024;
 
 impl HfConfig {
     /// Reads a `config.json` already parsed as JSON; a wrong type is an error naming the field.
@@ -523,14 +527,16 @@ impl HfConfig {
                 let positions = self.max_position_embeddings.unwrap_or(1024);
                 (bart(d, layers, heads, ffn, vocab, positions + 2), positions)
             }
-            "vit" | "deit" | "dinov2" | "beit" => {
+            "vit" | "deit" | "dinov2" | "dinov2_with_registers" | "beit" => {
                 let layers = need(self.num_hidden_layers, "num_hidden_layers", k)?;
                 let hidden = need(self.hidden_size, "hidden_size", k)?;
                 let heads = need(self.num_attention_heads, "num_attention_heads", k)?;
                 let inter = self.intermediate_size.unwrap_or(4 * hidden);
                 let image = self.image_size.unwrap_or(224);
                 let patch = need(self.patch_size, "patch_size", k)?;
-                (vec![vit(layers, hidden, heads, inter, image, patch).component()], 0)
+                let mut encoder = vit(layers, hidden, heads, inter, image, patch);
+                self.register_tokens(&mut encoder)?;
+                (vec![encoder.component()], 0)
             }
             "dinov3_vit" => {
                 // DINOv3's ViT: rotary positions (no position table), a class token and
@@ -546,6 +552,7 @@ impl HfConfig {
                 encoder.learned_positions = 0;
                 encoder.rotary = true;
                 encoder.gated_ffn = self.use_gated_mlp.unwrap_or(false);
+                self.register_tokens(&mut encoder)?;
                 (vec![encoder.component()], 0)
             }
             "whisper" => {
@@ -589,6 +596,21 @@ impl HfConfig {
             other => return self.by_standard_fields(other),
         };
         Ok((parts, positions, None))
+    }
+
+    /// Sets a vision encoder's register tokens from `num_register_tokens` (DINOv2 with registers,
+    /// DINOv3): tokens every pass carries besides the class token and the patches.
+    fn register_tokens(&self, encoder: &mut crate::spec::TransformerStack) -> Result<(), CoreError> {
+        let registers = self.num_register_tokens.unwrap_or(0);
+        if registers > MAX_REGISTER_TOKENS {
+            return Err(CoreError::InvalidConfig(format!(
+                "'num_register_tokens' is {registers}: more than {MAX_REGISTER_TOKENS}, beyond any vision transformer"
+            )));
+        }
+        if let Modality::Image { register_tokens, .. } = &mut encoder.input {
+            *register_tokens = registers;
+        }
+        Ok(())
     }
 
     /// A nested config the model type cannot do without.

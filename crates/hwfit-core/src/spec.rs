@@ -21,12 +21,16 @@ use crate::{CoreError, Family, Precision, Subfamily};
 pub enum Modality {
     /// Text tokens: the request's sequence length.
     Text,
-    /// Square images cut into square patches, plus one class token.
+    /// Square images cut into square patches, plus one class token and any register tokens.
     Image {
         /// Input side in pixels.
         image_size: u32,
         /// Patch side in pixels.
         patch_size: u32,
+        /// Learned register tokens every pass carries besides the class token (DINOv2 with
+        /// registers, DINOv3).
+        #[serde(default, skip_serializing_if = "is_zero")]
+        register_tokens: u32,
     },
     /// Audio feature frames (e.g. Whisper's 1500 encoder positions for 30 s).
     Audio {
@@ -531,7 +535,11 @@ impl TransformerStack {
             0
         };
         let patches = match self.input {
-            Modality::Image { patch_size, .. } => 3 * u64::from(patch_size).pow(2) * h,
+            Modality::Image {
+                patch_size,
+                register_tokens,
+                ..
+            } => (3 * u64::from(patch_size).pow(2) + u64::from(register_tokens)) * h,
             _ => 0,
         };
         vocab + output + u64::from(self.learned_positions) * h + patches
@@ -722,13 +730,17 @@ impl TransformerStack {
         matches!(self.role, StackRole::Decoder | StackRole::CrossDecoder) && self.vocab_size > 0
     }
 
-    /// Tokens per item: the sequence length for text, patches + class token for images, frames for
-    /// audio, the grid for a feature map.
+    /// Tokens per item: the sequence length for text, patches, class and register tokens for images,
+    /// frames for audio, the grid for a feature map.
     #[must_use]
     pub fn tokens_per_item(&self, seq_length: u32) -> u64 {
         match self.input {
             Modality::Text => u64::from(seq_length),
-            Modality::Image { image_size, patch_size } => u64::from(image_size / patch_size.max(1)).pow(2) + 1,
+            Modality::Image {
+                image_size,
+                patch_size,
+                register_tokens,
+            } => u64::from(image_size / patch_size.max(1)).pow(2) + 1 + u64::from(register_tokens),
             Modality::Audio { frames } => u64::from(frames),
             Modality::FeatureMap { side } => u64::from(side).pow(2),
         }

@@ -883,6 +883,11 @@ export type Modality = {
     kind: "image";
     /** Patch side in pixels. */
     patchSize: number;
+    /**
+     * Learned register tokens every pass carries besides the class token (DINOv2 with
+     * registers, DINOv3).
+     */
+    registerTokens?: number;
 } | {
     /** Frames per item. */
     frames: number;

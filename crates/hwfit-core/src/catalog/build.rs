@@ -183,7 +183,11 @@ pub fn bart(d_model: u32, layers: u32, heads: u32, ffn: u32, vocab: u32, positio
 /// ViT-style image encoder: patch embedding, class token, learned positions.
 #[must_use]
 pub fn vit(layers: u32, hidden: u32, heads: u32, inter: u32, image_size: u32, patch_size: u32) -> TransformerStack {
-    let input = Modality::Image { image_size, patch_size };
+    let input = Modality::Image {
+        image_size,
+        patch_size,
+        register_tokens: 0,
+    };
     let tokens = (image_size / patch_size).pow(2) + 1;
     stack(StackRole::Encoder, input, layers, hidden, heads, inter).positions(tokens)
 }

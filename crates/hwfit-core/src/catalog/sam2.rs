@@ -159,6 +159,7 @@ impl Hiera {
             Modality::Image {
                 image_size: IMAGE as u32,
                 patch_size: PATCH_STRIDE as u32,
+                register_tokens: 0,
             }
         } else {
             Modality::FeatureMap {

@@ -363,6 +363,9 @@ fn dinov3_vit_reads_as_a_rotary_vision_transformer() {
         let encoder = model.spec.stacks().next().unwrap();
         assert_eq!((encoder.learned_positions, encoder.rotary), (0, true));
         assert_eq!(model.spec.family, crate::Family::Vision);
+        // 14 × 14 patches, the class token and the registers.
+        let registers = config["num_register_tokens"].as_u64().unwrap();
+        assert_eq!(encoder.tokens_per_item(0), 196 + 1 + registers);
     }
 }
 
@@ -537,4 +540,21 @@ fn parakeet_reads_its_fast_conformer_and_its_head() {
         .to_model(None)
         .unwrap_err();
     assert!(err.to_string().contains("'encoder_config' is missing"), "{err}");
+}
+
+/// DINOv2 with registers reads as DINOv2 with its register tokens among a pass's tokens; an
+/// implausible register count is refused by name.
+#[test]
+fn register_tokens_join_a_vision_transformers_tokens() {
+    let config = serde_json::json!({
+        "model_type": "dinov2_with_registers", "hidden_size": 768, "num_hidden_layers": 12,
+        "num_attention_heads": 12, "image_size": 224, "patch_size": 14, "num_register_tokens": 4
+    });
+    let model = HfConfig::deserialize_value(&config).unwrap().to_model(None).unwrap();
+    let encoder = model.spec.stacks().next().unwrap();
+    assert_eq!(encoder.tokens_per_item(0), 16 * 16 + 1 + 4);
+    let mut huge = config;
+    huge["num_register_tokens"] = 5000.into();
+    let err = HfConfig::deserialize_value(&huge).unwrap().to_model(None).unwrap_err();
+    assert!(format!("{err}").contains("num_register_tokens"), "{err}");
 }
