@@ -517,3 +517,42 @@ fn predict_lists_the_fit_in_each_memory_size() {
     ]);
     assert!(text.contains("comes in 8 GB does NOT fit, 16 GB fits"), "{text}");
 }
+
+/// SAM 2 / 2.1 against the frames per second their README states (data/measured/
+/// sam2_frames_held_out.csv, never fitted): compiled PyTorch in bf16 on an A100, one frame tracked
+/// with a full memory bank; each within ±30 % (the ratios are in docs/models.md).
+#[test]
+fn sam2_video_frames_are_predicted_as_documented() {
+    let csv = include_str!("../../../../data/measured/sam2_frames_held_out.csv");
+    let mut reader = csv::Reader::from_reader(csv.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    let column = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let (model, value) = (column("model"), column("value"));
+    let mut rows = 0;
+    for record in reader.records() {
+        let record = record.unwrap();
+        let measured: f64 = record[value].parse().unwrap();
+        let answer = run_json(&[
+            "predict",
+            "--model",
+            &record[model],
+            "--device",
+            "a100-sxm-80gb",
+            "--precision",
+            "bf16",
+            "--runtime",
+            "pytorch-compiled",
+            "--json",
+        ]);
+        let predictions = answer["predictions"].as_object().unwrap();
+        let predicted = predictions.values().next().unwrap()["throughput"].as_f64().unwrap();
+        let ratio = predicted / measured;
+        assert!(
+            (0.7..1.3).contains(&ratio),
+            "{}: {predicted:.1} vs {measured} frames/s",
+            &record[model]
+        );
+        rows += 1;
+    }
+    assert_eq!(rows, 8);
+}
