@@ -247,6 +247,12 @@ pub fn wav2vec2(layers: u32, hidden: u32, heads: u32, inter: u32) -> Vec<Compone
     ]
 }
 
+/// Parameters of a `Linear(inputs, outputs)` with bias.
+#[must_use]
+pub(crate) const fn linear(inputs: u64, outputs: u64) -> u64 {
+    inputs * outputs + outputs
+}
+
 /// A dense extra with its parameters and forward FLOPs per item.
 #[must_use]
 pub fn dense(name: &str, parameters: u64, flops_per_item: u64) -> Component {

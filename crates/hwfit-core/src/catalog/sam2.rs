@@ -15,7 +15,7 @@
 
 use alloc::vec::Vec;
 
-use super::build::{dense_with_operators, stack};
+use super::build::{dense_with_operators, linear, stack};
 use crate::hf_config::{sam_mask_decoder_parameters, sam_prompt_encoder_parameters};
 use crate::spec::{Component, Modality, SlidingWindow, StackRole};
 
@@ -111,11 +111,6 @@ pub(crate) const SCALES: [Hiera; 4] = [
 pub(crate) enum Release {
     Sam2,
     Sam2_1,
-}
-
-/// A `Linear(i, o)` with bias.
-const fn linear(i: u64, o: u64) -> u64 {
-    i * o + o
 }
 
 /// `MLP(i, h, o, layers)` of `sam2_utils.py`.

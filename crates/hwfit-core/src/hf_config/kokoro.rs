@@ -15,7 +15,7 @@ use alloc::vec::Vec;
 use serde::Deserialize;
 
 use super::{need, HfConfig};
-use crate::catalog::build::dense_with_operators;
+use crate::catalog::build::{dense_with_operators, linear};
 use crate::spec::Component;
 use crate::CoreError;
 
@@ -57,11 +57,6 @@ const WIDEST: u32 = 16_384;
 const WIDEST_KERNEL: u32 = 64;
 const DEEPEST: u32 = 256;
 const LARGEST_TABLE: u32 = 1 << 20;
-
-/// A `Linear(i, o)` with bias.
-const fn linear(i: u64, o: u64) -> u64 {
-    i * o + o
-}
 
 /// A weight-normed `Conv1d(ci, co, k)` with bias: weight, a gain per output channel, bias.
 const fn wn_conv(ci: u64, co: u64, k: u64) -> u64 {
