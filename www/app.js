@@ -112,10 +112,16 @@ async function readConfig(file) {
     const text = await file.text();
     const config = hwfit.parseConfig(text);
     if (typeof config !== "object" || config === null || Array.isArray(config)) throw new TypeError("config.json must hold a JSON object");
+    // The core reads it as every face does: its model type (Kokoro's config names none), how it
+    // was read, and its size; a config it cannot read is refused here, naming what is wrong.
+    const read = hwfit.model({ modelName: "", modelConfig: config });
     state.config = config;
     state.configName = config._name_or_path || file.name.replace(/\.json$/, "") || "config.json";
-    $("config-status").textContent = `Using ${file.name}: ${config.model_type ?? "unknown model_type"}` +
-      (config.architectures ? ` (${config.architectures.join(", ")})` : "");
+    const p = read.parameters;
+    const size = p >= 1e9 ? `${(p / 1e9).toFixed(2)} B` : `${(p / 1e6).toFixed(1)} M`;
+    $("config-status").textContent = `Using ${file.name}: ${read.source.modelType ?? read.source.kind}, ${size} parameters` +
+      (config.architectures ? ` (${config.architectures.join(", ")})` : "") +
+      (read.source.note ? ` — ${read.source.note}` : "");
     $("clear-config").hidden = false;
     $("drop-zone").dataset.loaded = "true";
     await recommend();

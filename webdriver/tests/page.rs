@@ -212,6 +212,22 @@ async fn the_page_with_webgpu() {
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
     assert!(status.contains("nemotron_h"), "{status}");
+    // Kokoro's config names no model_type: the page says how the core read it.
+    c.find(Locator::Id("clear-config"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    drop_config(&c, "crates/hwfit-core/data/models/configs/hexgrad__Kokoro-82M.json").await;
+    for _ in 0..60 {
+        status = text(&c, "#config-status").await;
+        if status.contains("kokoro") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    assert!(status.contains("kokoro") && status.contains("81.8 M"), "{status}");
 
     // Measure: the benchmark runs and the predictions' source changes to the measured profile.
     c.find(Locator::Id("clear-config"))
