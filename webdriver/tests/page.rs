@@ -89,6 +89,35 @@ async fn drop_config(c: &Client, path: &str) {
         .unwrap();
 }
 
+/// Clears the page's config.json.
+async fn clear_config(c: &Client) {
+    c.find(Locator::Id("clear-config"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+}
+
+/// Clears the page's config.json and chooses the workspace file at `path` instead.
+async fn replace_config(c: &Client, path: &str) {
+    clear_config(c).await;
+    drop_config(c, path).await;
+}
+
+/// The text of `css` once it holds `needle`, or after 30 s, whatever it holds then.
+async fn wait_for_text(c: &Client, css: &str, needle: &str) -> String {
+    let mut seen = String::new();
+    for _ in 0..60 {
+        seen = text(c, css).await;
+        if seen.contains(needle) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    seen
+}
+
 async fn screenshot(c: &Client, name: &str) {
     let dir = screenshot_dir();
     std::fs::create_dir_all(&dir).unwrap();
@@ -192,50 +221,20 @@ async fn the_page_with_webgpu() {
     assert!(text(&c, "#config-status").await.contains("whisper"));
     // transformers writes Python's Infinity into some configs (Nemotron-H's time_step_limit): the
     // page still reads them.
-    c.find(Locator::Id("clear-config"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    drop_config(
+    replace_config(
         &c,
         "crates/hwfit-core/data/models/configs/nvidia__Nemotron-H-56B-Base-8K.json",
     )
     .await;
-    let mut status = String::new();
-    for _ in 0..60 {
-        status = text(&c, "#config-status").await;
-        if status.contains("nemotron_h") {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(500)).await;
-    }
+    let status = wait_for_text(&c, "#config-status", "nemotron_h").await;
     assert!(status.contains("nemotron_h"), "{status}");
     // Kokoro's config names no model_type: the page says how the core read it.
-    c.find(Locator::Id("clear-config"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
-    drop_config(&c, "crates/hwfit-core/data/models/configs/hexgrad__Kokoro-82M.json").await;
-    for _ in 0..60 {
-        status = text(&c, "#config-status").await;
-        if status.contains("kokoro") {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(500)).await;
-    }
+    replace_config(&c, "crates/hwfit-core/data/models/configs/hexgrad__Kokoro-82M.json").await;
+    let status = wait_for_text(&c, "#config-status", "kokoro").await;
     assert!(status.contains("kokoro") && status.contains("81.8 M"), "{status}");
 
     // Measure: the benchmark runs and the predictions' source changes to the measured profile.
-    c.find(Locator::Id("clear-config"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    clear_config(&c).await;
     c.find(Locator::Id("measure")).await.unwrap().click().await.unwrap();
     wait_for_state(&c, "measured", Duration::from_secs(120)).await;
     let sources = script(&c, "return [...document.querySelectorAll('#before-after tbody tr')].map((r) => [r.dataset.key, r.dataset.sourceBefore, r.dataset.sourceAfter]);").await;
