@@ -38,9 +38,10 @@ function request() {
   const r = {
     modelName: name || state.configName,
     batchSize: integer("batch-size", "batch size"),
-    precision: $("precision").value,
     mode: $("mode").value,
   };
+  // Left on "the checkpoint's": the core's default (an FP8, AWQ or MXFP4 checkpoint's own format, else fp32).
+  if ($("precision").value) r.precision = $("precision").value;
   // Left empty: the core's default (128 tokens, at most the model's positions).
   if ($("sequence-length").value.trim() !== "") r.sequenceLength = integer("sequence-length", "sequence length");
   if (state.config) {
@@ -91,7 +92,7 @@ async function drawCharts(base) {
     list.append(p);
     return;
   }
-  const precisions = [...new Set([base.precision, "fp32", "fp16", "int8"])];
+  const precisions = [...new Set([base.precision ?? "fp32", "fp32", "fp16", "int8"])];
   try {
     const drawn = await hwfit.charts({
       models: [base.modelName],
@@ -121,6 +122,7 @@ async function readConfig(file) {
     const size = p >= 1e9 ? `${(p / 1e9).toFixed(2)} B` : `${(p / 1e6).toFixed(1)} M`;
     $("config-status").textContent = `Using ${file.name}: ${read.source.modelType ?? read.source.kind}, ${size} parameters` +
       (config.architectures ? ` (${config.architectures.join(", ")})` : "") +
+      (read.checkpoint ? `, stored as ${read.checkpoint.precision ?? "a format hwfit does not model"} (${read.checkpoint.statedBy})` : "") +
       (read.source.note ? ` — ${read.source.note}` : "");
     $("clear-config").hidden = false;
     $("drop-zone").dataset.loaded = "true";

@@ -115,7 +115,8 @@ export function answer(answerEl, table, selection, prediction) {
     : `a name-based estimate: ${source.basis}`;
   const primary = selection.primaryRecommendation;
   replace(answerEl,
-    h("p", { class: "model" }, h("strong", {}, selection.modelName), ` — ${selection.modelFamily}, ${selection.modelSizeCategory}, `,
+    h("p", { class: "model" }, h("strong", {}, selection.modelName), ` — ${selection.modelFamily}, ${selection.modelSizeCategory}, at `,
+      h("span", { class: "precision" }, prediction.precision), ", ",
       h("span", { class: "model-source", "data-kind": source.kind }, sourceText)),
     h("p", { class: "big" }, "Run it on ", h("strong", { id: "primary", "data-hardware": primary ?? "" }, primary ?? "nothing that fits"),
       selection.fallbackOptions.length ? h("span", { class: "fallbacks" }, ` — then ${selection.fallbackOptions.join(", ")}`) : null),

@@ -232,6 +232,13 @@ async fn the_page_with_webgpu() {
     replace_config(&c, "crates/hwfit-core/data/models/configs/hexgrad__Kokoro-82M.json").await;
     let status = wait_for_text(&c, "#config-status", "kokoro").await;
     assert!(status.contains("kokoro") && status.contains("81.8 M"), "{status}");
+    // A pre-quantized checkpoint's config: the page says the format it is stored in, which the
+    // answers use while the precision is left on the checkpoint's.
+    replace_config(&c, "crates/hwfit-core/data/models/configs/openai__gpt-oss-20b.json").await;
+    let status = wait_for_text(&c, "#config-status", "mxfp4").await;
+    assert!(status.contains("stored as mxfp4"), "{status}");
+    let precision = wait_for_text(&c, "#answer .precision", "mxfp4").await;
+    assert_eq!(precision, "mxfp4");
 
     // Measure: the benchmark runs and the predictions' source changes to the measured profile.
     clear_config(&c).await;

@@ -451,7 +451,9 @@ class HardwareSelectionClient:
             batch_size: items per batch.
             sequence_length: tokens per item.
             mode: ``inference`` or ``training``.
-            precision: ``fp32``, ``fp16``, ``bf16``, ``int8``, ``q4_k_m`` ...
+            precision: ``fp32``, ``fp16``, ``bf16``, ``int8``, ``awq``, ``mxfp4``, ``q4_k_m`` ...;
+                omitted: the checkpoint's own format where its config or name states one
+                (an FP8, AWQ or MXFP4 checkpoint), else ``fp32``.
             available_hardware: hardware types to choose from (a string is one type);
                 omitted: what the server detects.
             devices: catalog device names to choose from (``"RTX 4090"``, ``"H100 SXM"``).
@@ -589,7 +591,8 @@ class HardwareSelectionClient:
                 type is used) is wrapped in a list. Omitted: what the server detects.
             model_family: family override.
             devices: catalog device names.
-            batch_size, sequence_length, mode, precision: the workload.
+            batch_size, sequence_length, mode, precision: the workload (precision omitted:
+                the checkpoint's own format where its config or name states one, else ``fp32``).
             workload: ``forward``, ``prefill``, ``decode`` or ``train-step``.
             model_config: a Hugging Face ``config.json`` (a dict, or the file's path).
             device_spec: a device by its numbers (``hardware_type``, ``memory_gb``,

@@ -428,9 +428,11 @@ pub struct ModelArg {
 /// Precision, batch and sequence of one step.
 #[derive(Debug, Args)]
 pub struct StepArgs {
-    /// Weight precision (fp32, fp16, bf16, fp8, int8, int4, q4_0, q4_k_m, q5_k_m, q8_0, f16).
-    #[arg(long, default_value_t = defaults::PRECISION)]
-    pub precision: Precision,
+    /// Weight precision (fp32, fp16, bf16, fp8, int8, awq, nf4, mxfp4, nvfp4, q4_0, q4_k_m, q8_0 …)
+    /// [default: the checkpoint's format where its config or name states one (FP8, AWQ, MXFP4,
+    /// -Q4_K_M …), else fp32].
+    #[arg(long)]
+    pub precision: Option<Precision>,
     /// Items per step.
     #[arg(long, default_value_t = defaults::BATCH_SIZE, allow_negative_numbers = true)]
     pub batch_size: u32,
@@ -550,9 +552,10 @@ pub struct AnalyzeArgs {
     /// Batch sizes, comma-separated (default 1,8,32).
     #[arg(long, value_name = "B1,B2", value_delimiter = ',')]
     pub batch_sizes: Vec<u32>,
-    /// Weight precision.
-    #[arg(long, default_value_t = defaults::PRECISION)]
-    pub precision: Precision,
+    /// Weight precision [default: the checkpoint's format where its config or name states one,
+    /// else fp32].
+    #[arg(long)]
+    pub precision: Option<Precision>,
     /// Tokens per sequence [default: 128, at most the model's positions].
     #[arg(long, visible_alias = "sequence-length", allow_negative_numbers = true)]
     pub seq_length: Option<u32>,

@@ -153,6 +153,9 @@ pub struct HfConfig {
     pub spatial_merge_size: Option<u32>,
     pub mm_tokens_per_image: Option<u32>,
     pub num_global_layers: Option<u32>,
+    /// `true`: every layer attends both ways (EmbeddingGemma); Gemma 4 names the tokens that do
+    /// (`"vision"`), its text staying causal — read as `false`.
+    #[serde(deserialize_with = "true_or_scoped")]
     pub use_bidirectional_attention: Option<bool>,
     // GPT-2 style
     pub n_layer: Option<u32>,
@@ -202,7 +205,11 @@ pub struct HfConfig {
     #[serde(alias = "llm_config")]
     pub text_config: Option<Box<HfConfig>>,
     pub vision_config: Option<Box<HfConfig>>,
-    pub quantization_config: Option<QuantizationConfig>,
+    /// A pre-quantized checkpoint's format (AWQ, GPTQ, FP8, MXFP4, bitsandbytes, compressed-tensors …).
+    #[serde(alias = "compression_config")]
+    pub quantization_config: Option<crate::checkpoint::QuantizationConfig>,
+    /// MLX's quantization (`mlx-community` checkpoints): bits, group size, mode.
+    pub quantization: Option<crate::checkpoint::QuantizationConfig>,
     // SAM: an image encoder with windowed attention, a prompt encoder and a mask decoder
     pub prompt_encoder_config: Option<Box<HfConfig>>,
     pub mask_decoder_config: Option<Box<HfConfig>>,
@@ -246,21 +253,6 @@ pub struct HfConfig {
     pub num_register_tokens: Option<u32>,
 }
 
-/// The `quantization_config` of a pre-quantized checkpoint (AWQ, GPTQ, FP8, MXFP4, bitsandbytes…).
-#[allow(missing_docs)]
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(default)]
-pub struct QuantizationConfig {
-    pub quant_method: Option<String>,
-    pub bits: Option<u32>,
-    pub group_size: Option<i64>,
-    pub load_in_4bit: Option<bool>,
-    pub load_in_8bit: Option<bool>,
-    pub bnb_4bit_quant_type: Option<String>,
-    pub fmt: Option<String>,
-}
-
 /// A count stated as one number, or as one number per layer (their mean, rounded).
 fn number_or_list<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<u32>, D::Error> {
     #[derive(Deserialize)]
@@ -280,11 +272,24 @@ fn number_or_list<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<O
     })
 }
 
-/// The number of entries of a JSON object (`id2label`'s labels).
+/// A flag stated as a boolean, or as the scope it applies to (a string): `true` only when the
+/// boolean is.
+fn true_or_scoped<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<bool>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Flag {
+        Plain(bool),
+        Scoped(#[allow(dead_code)] String),
+    }
+    Ok(Option::<Flag>::deserialize(deserializer)?.map(|f| matches!(f, Flag::Plain(true))))
+}
+
+/// A list of strings, `null` read as none.
 fn null_as_empty<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Vec<String>, D::Error> {
     Ok(Option::<Vec<String>>::deserialize(deserializer)?.unwrap_or_default())
 }
 
+/// The number of entries of a JSON object (`id2label`'s labels).
 fn entry_count<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<u32>, D::Error> {
     let map = Option::<serde_json::Map<String, serde_json::Value>>::deserialize(deserializer)?;
     Ok(map.map(|m| u32::try_from(m.len()).unwrap_or(u32::MAX)))
@@ -707,6 +712,19 @@ impl HfConfig {
         Ok((components, max_positions))
     }
 
+    /// The format the checkpoint is published in, when the config states one (its
+    /// `quantization_config`, MLX's `quantization`, or a language model's own).
+    #[must_use]
+    pub fn checkpoint_format(&self) -> Option<crate::checkpoint::CheckpointFormat> {
+        if let Some(q) = &self.quantization_config {
+            return Some(q.format("quantization_config"));
+        }
+        if let Some(q) = &self.quantization {
+            return Some(q.format("quantization"));
+        }
+        self.text_config.as_deref().and_then(Self::checkpoint_format)
+    }
+
     /// Builds the spec. The family and subfamily come from the classifier, fed the architecture class
     /// and model type; `name` overrides the config's own `_name_or_path`.
     pub fn to_model(&self, name: Option<&str>) -> Result<ResolvedModel, CoreError> {
@@ -747,6 +765,7 @@ impl HfConfig {
                 max_positions,
             },
             source: SpecSource::HfConfig { model_type: kind, note },
+            checkpoint: self.checkpoint_format(),
         })
     }
 }

@@ -150,6 +150,7 @@ pub fn estimate(name: &str) -> Option<ResolvedModel> {
         source: SpecSource::NameEstimate {
             basis: format!("{basis}; shape assumed: {layers} layers of width {hidden} (Llama-style aspect ratio)"),
         },
+        checkpoint: crate::checkpoint::from_name(name),
     })
 }
 

@@ -58,8 +58,11 @@ export interface AnalyzeRequest {
     modelFamily?: Family | null;
     /** Model name or Hugging Face id. */
     modelName?: string;
-    /** Inference precision (default `fp32`; training uses it too where trainable, else `fp32`). */
-    precision?: Precision;
+    /**
+     * Inference precision (default: the checkpoint's format where its config or name states one,
+     * else `fp32`; training uses it too where trainable, else `fp32`).
+     */
+    precision?: Precision | null;
     /** Tokens per sequence (default 128, at most the model's positions). */
     sequenceLength?: number | null;
 }
@@ -119,8 +122,11 @@ export interface BatchSelectRequest {
     mode?: Mode;
     /** The models. */
     models?: BatchModel[];
-    /** Weight precision (default `fp32`). */
-    precision?: Precision;
+    /**
+     * Weight precision (default: the checkpoint's format where its config or name states one —
+     * FP8, AWQ, MXFP4, `-Q4_K_M` … —, else `fp32`).
+     */
+    precision?: Precision | null;
     /** Tokens per sequence (default 128, at most the model's positions). */
     sequenceLength?: number | null;
     /** IPFS Accelerate's task type. */
@@ -292,6 +298,18 @@ export interface ChartsAnswer {
     charts: ChartSvg[];
     /** The prediction matrix the charts draw. */
     matrix: PredictionMatrix;
+}
+
+/** The weight format a checkpoint is published in, and what states it. */
+export interface CheckpointFormat {
+    /**
+     * The precision hwfit computes the checkpoint at; absent when its format is not one hwfit
+     * models (EXL2, HQQ, AQLM …): a question about it must state a precision to be answered at
+     * the checkpoint's size.
+     */
+    precision?: Precision | null;
+    /** What states the format, in words (`quantization_config: quant_method 'fp8'`). */
+    statedBy: string;
 }
 
 /** The classifier's answer (IPFS Accelerate's result structure, plus the recommended template). */
@@ -938,6 +956,11 @@ export interface ModelDetail {
      * experts it is routed to; equal to `parameters` for dense models).
      */
     activeParameters: number;
+    /**
+     * The format the checkpoint is published in, when its config or name states one (questions
+     * that state no precision are answered at it).
+     */
+    checkpoint?: CheckpointFormat | null;
     /** The components (transformer stacks, convolutional nets, dense extras). */
     components: Component[];
     /** Family. */
@@ -1236,8 +1259,11 @@ export interface PredictRequest {
     modelFamily?: Family | null;
     /** Model name or Hugging Face id. */
     modelName?: string;
-    /** Weight precision (default `fp32`). */
-    precision?: Precision;
+    /**
+     * Weight precision (default: the checkpoint's format where its config or name states one —
+     * FP8, AWQ, MXFP4, `-Q4_K_M` … —, else `fp32`).
+     */
+    precision?: Precision | null;
     /**
      * Prompt tokens per forward pass of a prefill (llama.cpp's `--ubatch-size`, mlx-lm's
      * `prefill_step_size`; default: the runtime's — 512 for llama.cpp, 2,048 for MLX, the whole
@@ -1501,8 +1527,11 @@ export interface ResourcesRequest {
     modelFamily?: Family | null;
     /** Model name or Hugging Face id. */
     modelName?: string;
-    /** Weight precision (default `fp32`). */
-    precision?: Precision;
+    /**
+     * Weight precision (default: the checkpoint's format where its config or name states one —
+     * FP8, AWQ, MXFP4, `-Q4_K_M` … —, else `fp32`).
+     */
+    precision?: Precision | null;
     /** Tokens per sequence (default 128, at most the model's positions). */
     sequenceLength?: number | null;
 }
@@ -1554,8 +1583,11 @@ export interface SelectRequest {
     modelFamily?: Family | null;
     /** Model name or Hugging Face id. */
     modelName?: string;
-    /** Weight precision (default `fp32`). */
-    precision?: Precision;
+    /**
+     * Weight precision (default: the checkpoint's format where its config or name states one —
+     * FP8, AWQ, MXFP4, `-Q4_K_M` … —, else `fp32`).
+     */
+    precision?: Precision | null;
     /** Tokens per sequence (default 128, at most the model's positions). */
     sequenceLength?: number | null;
     /** IPFS Accelerate's task type (a training task implies training mode). */

@@ -43,6 +43,12 @@ fn print_detail(d: &ModelDetail) -> Result<()> {
             d.recurrent_state_bytes_fp16 as f64 / (1024.0 * 1024.0)
         ));
     }
+    if let Some(c) = &d.checkpoint {
+        let precision = c
+            .precision
+            .map_or_else(|| String::from("a format hwfit does not model"), |p| p.to_string());
+        output::text(&format!("checkpoint: {precision} ({})", c.stated_by));
+    }
     output::text(&format!("source: {}", serde_json::to_string(&d.source)?));
     output::json(&d.components)
 }

@@ -556,3 +556,58 @@ fn sam2_video_frames_are_predicted_as_documented() {
     }
     assert_eq!(rows, 8);
 }
+
+/// A question without `--precision` is answered at the checkpoint's own format — gpt-oss's MXFP4
+/// from its catalog config, a dropped MLX config's 4-bit groups, an `-AWQ` upload's name — and says
+/// so; a stated precision wins, and a model whose checkpoint states none stays at fp32.
+#[test]
+fn predictions_default_to_the_checkpoints_format() {
+    let device = "NVIDIA H100 SXM5 80GB";
+    let precision_and_notes = |args: &[&str]| {
+        let v = run_json(args);
+        let notes: Vec<String> = v["notes"]
+            .as_array()
+            .map(|n| n.iter().map(|s| s.as_str().unwrap().to_owned()).collect())
+            .unwrap_or_default();
+        (v["precision"].as_str().unwrap().to_owned(), notes)
+    };
+    let (p, notes) = precision_and_notes(&["predict", "openai/gpt-oss-20b", "--device", device, "--json"]);
+    assert_eq!(p, "mxfp4");
+    assert!(notes.iter().any(|n| n.contains("quant_method 'mxfp4'")), "{notes:?}");
+    let (p, notes) = precision_and_notes(&[
+        "predict",
+        "openai/gpt-oss-20b",
+        "--device",
+        device,
+        "--precision",
+        "bf16",
+        "--json",
+    ]);
+    assert_eq!(p, "bf16");
+    assert!(notes.iter().all(|n| !n.starts_with("precision")), "{notes:?}");
+    let (p, _) = precision_and_notes(&["predict", "Qwen/Qwen3-8B-AWQ", "--device", device, "--json"]);
+    assert_eq!(p, "awq");
+    let mlx = crate::repo_root().join("tests/fixtures/quantized_configs/lmstudio-community__Qwen3-14B-4bit.json");
+    let (p, notes) = precision_and_notes(&[
+        "predict",
+        "--model-config",
+        mlx.to_str().unwrap(),
+        "--device",
+        "Apple M3 Max (40-core GPU)",
+        "--json",
+    ]);
+    assert_eq!(p, "mlx_4bit");
+    assert!(
+        notes.iter().any(|n| n.contains("MLX affine, 4 bits in groups of 64")),
+        "{notes:?}"
+    );
+    let (p, notes) = precision_and_notes(&["predict", "gpt2", "--device", device, "--json"]);
+    assert_eq!(p, "fp32");
+    assert!(notes.iter().all(|n| !n.starts_with("precision")), "{notes:?}");
+    // The model's own description names the format.
+    let text = run_ok(&["model", "openai/gpt-oss-20b"]);
+    assert!(
+        text.contains("checkpoint: mxfp4 (quantization_config: quant_method 'mxfp4')"),
+        "{text}"
+    );
+}

@@ -7,7 +7,8 @@ use crate::{HardwareType, Mode, Precision};
 pub const BATCH_SIZE: u32 = 1;
 /// Tokens per sequence (the KV context for decode).
 pub const SEQUENCE_LENGTH: u32 = 128;
-/// Weight precision of predictions, selection and resource estimates.
+/// Weight precision of predictions, selection and resource estimates, for a model whose checkpoint
+/// states no format of its own (see [`precision`]).
 pub const PRECISION: Precision = Precision::Fp32;
 /// Inference or training.
 pub const MODE: Mode = Mode::Inference;
@@ -53,6 +54,34 @@ pub fn sequence_length(
     (default, None)
 }
 
+/// The precision a question about `model` is answered at: the one asked for, else the format its
+/// checkpoint is published in (an FP8, AWQ or MXFP4 checkpoint's `quantization_config`, a
+/// `-Q4_K_M` in its name), else `default` — with a note whenever the request did not decide it and
+/// the checkpoint had a say.
+#[must_use]
+pub fn precision(
+    requested: Option<Precision>,
+    model: &crate::ResolvedModel,
+    default: Precision,
+) -> (Precision, Option<alloc::string::String>) {
+    match (requested, &model.checkpoint) {
+        (Some(asked), _) => (asked, None),
+        (None, Some(crate::CheckpointFormat { precision: Some(p), stated_by })) => (
+            *p,
+            Some(alloc::format!(
+                "precision: {p}, the checkpoint's format ({stated_by}); state a precision for another"
+            )),
+        ),
+        (None, Some(crate::CheckpointFormat { precision: None, stated_by })) => (
+            default,
+            Some(alloc::format!(
+                "precision: {default}, the default: the checkpoint's format ({stated_by}) is not one hwfit models; state the precision nearest to it"
+            )),
+        ),
+        (None, None) => (default, None),
+    }
+}
+
 /// A name a request gives, refused when longer than [`MAX_NAME_BYTES`].
 pub(crate) fn check_name_length(what: &'static str, name: &str) -> Result<(), crate::CoreError> {
     let max = MAX_NAME_BYTES;
@@ -70,6 +99,26 @@ pub(crate) fn check_name_length(what: &'static str, name: &str) -> Result<(), cr
 mod tests {
     use super::*;
     use crate::Catalog;
+
+    #[test]
+    fn a_checkpoints_format_is_the_default_precision_an_asked_one_wins() {
+        let catalog = Catalog::builtin();
+        let gpt_oss = catalog.resolve("openai/gpt-oss-20b").unwrap();
+        let (p, note) = precision(None, &gpt_oss, PRECISION);
+        assert_eq!(p, Precision::Mxfp4);
+        assert!(note.unwrap().contains("quant_method 'mxfp4'"));
+        assert_eq!(
+            precision(Some(Precision::Bf16), &gpt_oss, PRECISION),
+            (Precision::Bf16, None)
+        );
+        let bert = catalog.resolve("bert-base-uncased").unwrap();
+        assert_eq!(precision(None, &bert, PRECISION), (PRECISION, None));
+        // Another organisation's upload is its own files: the base's FP8 does not carry over.
+        let gguf = catalog.resolve("unsloth/DeepSeek-V3-GGUF").unwrap();
+        assert_eq!(precision(None, &gguf, PRECISION), (PRECISION, None));
+        let fp8 = catalog.resolve("Qwen/Qwen3-8B-FP8").unwrap();
+        assert_eq!(precision(None, &fp8, PRECISION).0, Precision::Fp8);
+    }
 
     #[test]
     fn the_default_sequence_length_fits_the_model_an_asked_one_is_kept() {

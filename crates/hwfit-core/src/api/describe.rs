@@ -70,6 +70,10 @@ pub struct ModelDetail {
     pub components: Vec<Component>,
     /// Where the architecture comes from.
     pub source: SpecSource,
+    /// The format the checkpoint is published in, when its config or name states one (questions
+    /// that state no precision are answered at it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<crate::CheckpointFormat>,
     /// Parameters, computed from the architecture.
     pub parameters: u64,
     /// Parameters a generated token passes through (mixture of experts: the shared parts and the
@@ -106,8 +110,9 @@ pub struct ResourcesRequest {
     pub model_family: Option<Family>,
     /// Where it runs (default `cpu`).
     pub hardware: HardwareType,
-    /// Weight precision (default `fp32`).
-    pub precision: Precision,
+    /// Weight precision (default: the checkpoint's format where its config or name states one —
+    /// FP8, AWQ, MXFP4, `-Q4_K_M` … —, else `fp32`).
+    pub precision: Option<Precision>,
     /// Inference or training (default `inference`).
     pub mode: Mode,
     /// Items per step (default 1).
@@ -123,7 +128,7 @@ impl Default for ResourcesRequest {
             model_config: None,
             model_family: None,
             hardware: defaults::RESOURCES_HARDWARE,
-            precision: defaults::PRECISION,
+            precision: None,
             mode: defaults::MODE,
             batch_size: defaults::BATCH_SIZE,
             sequence_length: None,
@@ -224,6 +229,7 @@ impl Hwfit {
             max_positions: spec.max_positions,
             components: spec.components,
             source: model.source,
+            checkpoint: model.checkpoint,
         })
     }
 
@@ -232,17 +238,18 @@ impl Hwfit {
         let model = self.resolve_model(&req.model_name, req.model_config.as_ref(), req.model_family)?;
         let (sequence_length, note) =
             defaults::sequence_length(req.sequence_length, defaults::SEQUENCE_LENGTH, &model.spec);
+        let (precision, precision_note) = defaults::precision(req.precision, &model, defaults::PRECISION);
         let mut requirements = estimate_resources(
             &model.spec,
             &ResourceInput {
                 hardware: req.hardware,
-                precision: req.precision,
+                precision,
                 mode: req.mode,
                 batch_size: req.batch_size,
                 seq_length: sequence_length,
             },
         )?;
-        requirements.notes.extend(note);
+        requirements.notes.extend(precision_note.into_iter().chain(note));
         Ok(ResourcesAnswer {
             model_name: model.spec.name,
             family: model.spec.family,

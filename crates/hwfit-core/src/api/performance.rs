@@ -43,8 +43,9 @@ pub struct PredictRequest {
         schemars(schema_with = "crate::browser::describe::browser_schema")
     )]
     pub browser: Option<crate::browser::BrowserCapabilities>,
-    /// Weight precision (default `fp32`).
-    pub precision: Precision,
+    /// Weight precision (default: the checkpoint's format where its config or name states one —
+    /// FP8, AWQ, MXFP4, `-Q4_K_M` … —, else `fp32`).
+    pub precision: Option<Precision>,
     /// `training` predicts a training step; `inference` (default) the workload below.
     pub mode: Mode,
     /// `forward`, `prefill`, `decode` or `train-step` (default: decode for text generators, forward
@@ -76,7 +77,7 @@ impl Default for PredictRequest {
             devices: Vec::new(),
             device_spec: None,
             browser: None,
-            precision: defaults::PRECISION,
+            precision: None,
             mode: defaults::MODE,
             workload: None,
             batch_size: defaults::BATCH_SIZE,
@@ -211,8 +212,9 @@ pub struct SelectRequest {
         schemars(schema_with = "crate::browser::describe::browser_schema")
     )]
     pub browser: Option<crate::browser::BrowserCapabilities>,
-    /// Weight precision (default `fp32`).
-    pub precision: Precision,
+    /// Weight precision (default: the checkpoint's format where its config or name states one —
+    /// FP8, AWQ, MXFP4, `-Q4_K_M` … —, else `fp32`).
+    pub precision: Option<Precision>,
     /// Inference (default) or training.
     pub mode: Mode,
     /// Items per step (default 1).
@@ -239,7 +241,7 @@ impl Default for SelectRequest {
             devices: Vec::new(),
             device_spec: None,
             browser: None,
-            precision: defaults::PRECISION,
+            precision: None,
             mode: defaults::MODE,
             batch_size: defaults::BATCH_SIZE,
             sequence_length: None,
@@ -300,8 +302,9 @@ pub struct BatchSelectRequest {
         schemars(schema_with = "crate::browser::describe::browser_schema")
     )]
     pub browser: Option<crate::browser::BrowserCapabilities>,
-    /// Weight precision (default `fp32`).
-    pub precision: Precision,
+    /// Weight precision (default: the checkpoint's format where its config or name states one —
+    /// FP8, AWQ, MXFP4, `-Q4_K_M` … —, else `fp32`).
+    pub precision: Option<Precision>,
     /// Inference (default) or training.
     pub mode: Mode,
     /// Items per step (default 1).
@@ -322,7 +325,7 @@ impl Default for BatchSelectRequest {
             devices: Vec::new(),
             device_spec: None,
             browser: None,
-            precision: defaults::PRECISION,
+            precision: None,
             mode: defaults::MODE,
             batch_size: defaults::BATCH_SIZE,
             sequence_length: None,
@@ -352,7 +355,7 @@ pub struct BatchEntry {
 }
 
 /// Analyze a model across hardware and batch sizes (`POST /analysis/model`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "camel-case", serde(rename_all = "camelCase"))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
@@ -381,27 +384,11 @@ pub struct AnalyzeRequest {
         schemars(schema_with = "crate::browser::describe::browser_schema")
     )]
     pub browser: Option<crate::browser::BrowserCapabilities>,
-    /// Inference precision (default `fp32`; training uses it too where trainable, else `fp32`).
-    pub precision: Precision,
+    /// Inference precision (default: the checkpoint's format where its config or name states one,
+    /// else `fp32`; training uses it too where trainable, else `fp32`).
+    pub precision: Option<Precision>,
     /// Tokens per sequence (default 128, at most the model's positions).
     pub sequence_length: Option<u32>,
-}
-
-impl Default for AnalyzeRequest {
-    fn default() -> Self {
-        Self {
-            model_name: String::new(),
-            model_config: None,
-            model_family: None,
-            batch_sizes: Vec::new(),
-            hardware: HardwareList::default(),
-            devices: Vec::new(),
-            device_spec: None,
-            browser: None,
-            precision: defaults::PRECISION,
-            sequence_length: None,
-        }
-    }
 }
 
 /// A prediction in brief (IPFS Accelerate's analysis cell).
@@ -501,8 +488,9 @@ impl Hwfit {
         let workload = workload_of(&model.spec, req.mode, req.workload);
         let (sequence_length, note) =
             defaults::sequence_length(req.sequence_length, defaults::SEQUENCE_LENGTH, &model.spec);
+        let (precision, precision_note) = defaults::precision(req.precision, &model, defaults::PRECISION);
         let perf_req = PerfRequest {
-            precision: req.precision,
+            precision,
             workload,
             batch_size: req.batch_size,
             seq_length: sequence_length,
@@ -510,9 +498,9 @@ impl Hwfit {
             prompt_chunk: req.prompt_chunk,
         };
         let mut predictions = SortedMap::new();
-        let mut notes: Vec<String> = note.into_iter().collect();
+        let mut notes: Vec<String> = precision_note.into_iter().chain(note).collect();
         for c in &targets {
-            let (runtime, installed) = c.runtime_for(req.runtime, workload, req.precision);
+            let (runtime, installed) = c.runtime_for(req.runtime, workload, precision);
             if let Some(i) = installed {
                 notes.push(format!(
                     "{}: {} — the runtime installed here ({} {} in {})",
@@ -522,13 +510,7 @@ impl Hwfit {
             let perf_req = PerfRequest { runtime, ..perf_req };
             let prediction = self.perf.predict(&model.spec, &c.device, &perf_req)?;
             if let Some((share, peak)) = prediction.host_costs.and_then(|_| {
-                crate::perf::tf32::fp32_on_tf32(
-                    prediction.runtime,
-                    &c.device,
-                    &model.spec,
-                    req.precision,
-                    sequence_length,
-                )
+                crate::perf::tf32::fp32_on_tf32(prediction.runtime, &c.device, &model.spec, precision, sequence_length)
             }) {
                 notes.push(if prediction.runtime == crate::perf::Runtime::TensorRt {
                     format!(
@@ -564,7 +546,7 @@ impl Hwfit {
             model_source: model.source,
             batch_size: req.batch_size,
             sequence_length,
-            precision: req.precision,
+            precision,
             mode: workload.mode(),
             workload,
             predictions,
@@ -578,20 +560,21 @@ impl Hwfit {
         let candidates = self.targets(req.named_targets(), req.threads, local)?;
         let (sequence_length, note) =
             defaults::sequence_length(req.sequence_length, defaults::SEQUENCE_LENGTH, &model.spec);
+        let (precision, precision_note) = defaults::precision(req.precision, &model, defaults::PRECISION);
         let mut selection = select_hardware(
             &model.spec,
             &SelectionInput {
                 batch_size: req.batch_size,
                 seq_length: sequence_length,
                 mode: req.mode,
-                precision: req.precision,
+                precision,
                 task_type: req.task_type,
                 candidates: candidates.clone(),
             },
             &self.perf,
             &self.selection,
         )?;
-        if let Some(note) = note {
+        for note in precision_note.into_iter().chain(note) {
             selection.explanation = format!("{} ({note})", selection.explanation);
         }
         if req.distributed {
@@ -679,8 +662,9 @@ impl Hwfit {
         };
         let (sequence_length, _) =
             defaults::sequence_length(req.sequence_length, defaults::SEQUENCE_LENGTH, &model.spec);
-        let training_precision = if req.precision.is_trainable() {
-            req.precision
+        let (precision, _) = defaults::precision(req.precision, &model, defaults::PRECISION);
+        let training_precision = if precision.is_trainable() {
+            precision
         } else {
             Precision::Fp32
         };
@@ -689,11 +673,11 @@ impl Hwfit {
             model_family: model.spec.family,
             hardware_platforms: keys(&candidates),
             batch_sizes: batch_sizes.clone(),
-            precisions: [(Mode::Inference, req.precision), (Mode::Training, training_precision)].into(),
+            precisions: [(Mode::Inference, precision), (Mode::Training, training_precision)].into(),
             inference: ModeAnalysis::default(),
             training: ModeAnalysis::default(),
         };
-        for (mode, precision) in [(Mode::Inference, req.precision), (Mode::Training, training_precision)] {
+        for (mode, precision) in [(Mode::Inference, precision), (Mode::Training, training_precision)] {
             let part = match mode {
                 Mode::Inference => &mut analysis.inference,
                 Mode::Training => &mut analysis.training,

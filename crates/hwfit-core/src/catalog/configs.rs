@@ -29,10 +29,15 @@ impl ConfigModel {
     pub(super) fn entry(&self) -> Result<CatalogEntry, CoreError> {
         let value = crate::hf_config::parse_config_text(self.json)
             .map_err(|e| CoreError::InvalidConfig(format!("{}: {e}", self.id)))?;
-        let (components, max_positions) = HfConfig::deserialize_value(&value)?.spec_parts()?;
+        let config = HfConfig::deserialize_value(&value)?;
+        let (components, max_positions) = config.spec_parts()?;
         let subfamily: Subfamily = self.subfamily.parse()?;
         let reference: &'static str = self.source;
-        Ok(CatalogEntry::new(self.id, subfamily, max_positions, components, reference).aliases(self.aliases))
+        Ok(
+            CatalogEntry::new(self.id, subfamily, max_positions, components, reference)
+                .aliases(self.aliases)
+                .checkpoint(config.checkpoint_format()),
+        )
     }
 }
 

@@ -13,6 +13,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use serde::{Deserialize, Serialize};
 
+use crate::checkpoint::CheckpointFormat;
 use crate::spec::{Component, ModelSpec};
 use crate::text::{edit_distance, normalize_key};
 use crate::{name_estimate, CoreError, Subfamily};
@@ -60,6 +61,10 @@ pub struct ResolvedModel {
     pub spec: ModelSpec,
     /// Their origin.
     pub source: SpecSource,
+    /// The format the checkpoint is published in, when its config or its name states one: a
+    /// question that states no precision is answered at it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<CheckpointFormat>,
 }
 
 /// One catalog entry.
@@ -69,6 +74,7 @@ pub struct CatalogEntry {
     aliases: &'static [&'static str],
     reference: &'static str,
     keys: Vec<String>,
+    checkpoint: Option<CheckpointFormat>,
 }
 
 /// One row of the catalog listing (`hwfit models`, the npm package's `models()`).
@@ -126,6 +132,7 @@ impl CatalogEntry {
             aliases: &[],
             reference,
             keys: Vec::new(),
+            checkpoint: None,
         };
         entry.rebuild_keys();
         entry
@@ -134,6 +141,11 @@ impl CatalogEntry {
     fn aliases(mut self, aliases: &'static [&'static str]) -> Self {
         self.aliases = aliases;
         self.rebuild_keys();
+        self
+    }
+
+    fn checkpoint(mut self, checkpoint: Option<CheckpointFormat>) -> Self {
+        self.checkpoint = checkpoint;
         self
     }
 
@@ -173,6 +185,7 @@ impl CatalogEntry {
             source: SpecSource::Catalog {
                 reference: String::from(self.reference),
             },
+            checkpoint: self.checkpoint.clone(),
         }
     }
 }
@@ -362,8 +375,10 @@ impl Catalog {
     }
 }
 
-/// `found`, its source saying `name` was read as it.
+/// `found`, its source saying `name` was read as it; its checkpoint format is the one the name
+/// states (another upload's files are not the base model's).
 fn repackaged(mut found: ResolvedModel, name: &str) -> ResolvedModel {
+    found.checkpoint = crate::checkpoint::from_name(name);
     if let SpecSource::Catalog { reference } = &mut found.source {
         *reference = alloc::format!(
             "{reference}; '{name}' read as {}: the same architecture, repackaged",

@@ -268,7 +268,7 @@ mod tests {
         let ask = |precision: Precision, runtime: Option<Runtime>| {
             let req = PredictRequest {
                 model_name: String::from("meta-llama/Llama-3.1-8B-Instruct"),
-                precision,
+                precision: Some(precision),
                 runtime,
                 ..PredictRequest::default()
             };
