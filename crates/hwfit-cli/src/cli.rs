@@ -663,9 +663,10 @@ pub struct ResourcePoolArgs {
     pub detection: DetectionArgs,
     #[command(flatten)]
     pub config: ConfigArg,
-    /// Weight precision.
-    #[arg(long, default_value_t = defaults::POOL_PRECISION)]
-    pub precision: Precision,
+    /// Weight precision [default: each model's checkpoint format where its config or name states
+    /// one, else fp16].
+    #[arg(long)]
+    pub precision: Option<Precision>,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,

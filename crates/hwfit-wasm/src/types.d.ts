@@ -1461,8 +1461,11 @@ export interface ResourcePoolRequest {
     hardware?: HardwareList;
     /** Models. */
     models?: string[];
-    /** Weight precision (default `fp16`). */
-    precision?: Precision;
+    /**
+     * Weight precision (default: each model's checkpoint format where its config or name states
+     * one, else `fp16`).
+     */
+    precision?: Precision | null;
     /** Tokens per sequence (default 128). */
     sequenceLength?: number;
 }

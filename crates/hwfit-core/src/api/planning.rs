@@ -141,8 +141,9 @@ pub struct ResourcePoolRequest {
         schemars(schema_with = "crate::browser::describe::browser_schema")
     )]
     pub browser: Option<crate::browser::BrowserCapabilities>,
-    /// Weight precision (default `fp16`).
-    pub precision: Precision,
+    /// Weight precision (default: each model's checkpoint format where its config or name states
+    /// one, else `fp16`).
+    pub precision: Option<Precision>,
     /// Tokens per sequence (default 128).
     pub sequence_length: u32,
 }
@@ -155,7 +156,7 @@ impl Default for ResourcePoolRequest {
             devices: Vec::new(),
             device_spec: None,
             browser: None,
-            precision: defaults::POOL_PRECISION,
+            precision: None,
             sequence_length: defaults::SEQUENCE_LENGTH,
         }
     }
@@ -226,24 +227,24 @@ fn or_default<T: Copy>(given: &[T], default: &[T]) -> Vec<T> {
 }
 
 impl Hwfit {
-    /// The catalog models named (blank names are skipped; a list of none is an error).
-    fn specs<S: AsRef<str>>(&self, names: &[S]) -> Result<Vec<ModelSpec>, CoreError> {
-        let specs = names
+    /// The models named (blank names are skipped; a list of none is an error).
+    fn resolve_all<S: AsRef<str>>(&self, names: &[S]) -> Result<Vec<crate::ResolvedModel>, CoreError> {
+        let models = names
             .iter()
             .map(|n| n.as_ref().trim())
             .filter(|n| !n.is_empty())
-            .map(|n| Ok(self.catalog.resolve(n)?.spec))
+            .map(|n| self.catalog.resolve(n))
             .collect::<Result<Vec<_>, CoreError>>()?;
-        if specs.is_empty() {
+        if models.is_empty() {
             return Err(CoreError::EmptyList { what: "models" });
         }
-        Ok(specs)
+        Ok(models)
     }
 
-    /// Predictions for models × hardware × batch sizes × precisions.
+    /// Predictions for models × hardware × batch sizes × precisions; without precisions, each model
+    /// at its checkpoint's format or the default ([`defaults::precision`]).
     pub fn matrix(&self, req: &MatrixRequest, local: &[Candidate]) -> Result<PredictionMatrix, CoreError> {
         let batch_sizes = or_default(&req.batch_sizes, defaults::BATCH_SIZES);
-        let precisions = or_default(&req.precisions, &[defaults::PRECISION]);
         let names: &[&str] = if req.models.is_empty() {
             defaults::MATRIX_MODELS
         } else {
@@ -254,24 +255,46 @@ impl Hwfit {
         } else {
             req.models.len()
         };
+        let precision_count = req.precisions.len().max(1);
         // Refused before any name is resolved when it cannot fit even on one target.
-        matrix_budget(model_count, 1, batch_sizes.len(), precisions.len())?;
+        matrix_budget(model_count, 1, batch_sizes.len(), precision_count)?;
         let models = if req.models.is_empty() {
-            self.specs(names)?
+            self.resolve_all(names)?
         } else {
-            self.specs(&req.models)?
+            self.resolve_all(&req.models)?
         };
         let candidates = resolve_candidates(&self.devices, req.named_targets(), local)?;
-        matrix_budget(models.len(), candidates.len(), batch_sizes.len(), precisions.len())?;
-        prediction_matrix(
-            &models,
-            &candidates,
-            &batch_sizes,
-            &precisions,
-            req.mode,
-            req.sequence_length,
-            &self.perf,
-        )
+        matrix_budget(models.len(), candidates.len(), batch_sizes.len(), precision_count)?;
+        // Models grouped by the precisions they are predicted at, in request order.
+        let mut groups: Vec<(Vec<Precision>, Vec<ModelSpec>)> = Vec::new();
+        for model in models {
+            let precisions = if req.precisions.is_empty() {
+                alloc::vec![defaults::precision(None, &model, defaults::PRECISION).0]
+            } else {
+                req.precisions.clone()
+            };
+            match groups.iter_mut().find(|(p, _)| *p == precisions) {
+                Some((_, specs)) => specs.push(model.spec),
+                None => groups.push((precisions, alloc::vec![model.spec])),
+            }
+        }
+        let mut matrix: Option<PredictionMatrix> = None;
+        for (precisions, specs) in &groups {
+            let part = prediction_matrix(
+                specs,
+                &candidates,
+                &batch_sizes,
+                precisions,
+                req.mode,
+                req.sequence_length,
+                &self.perf,
+            )?;
+            matrix = Some(match matrix {
+                Some(m) => m.with_rows_of(part),
+                None => part,
+            });
+        }
+        matrix.ok_or(CoreError::EmptyList { what: "models" })
     }
 
     /// The selection map: families × size categories × batch sizes × modes.
@@ -319,14 +342,18 @@ impl Hwfit {
         local: &[Candidate],
     ) -> Result<ResourcePoolConfig, CoreError> {
         let candidates = resolve_candidates(&self.devices, req.named_targets(), local)?;
-        resource_pool_config(
-            &self.specs(&req.models)?,
-            &candidates,
-            req.precision,
-            req.sequence_length,
-            &self.perf,
-            &self.selection,
-        )
+        let models: Vec<(ModelSpec, Precision)> = self
+            .resolve_all(&req.models)?
+            .into_iter()
+            .map(|m| {
+                (
+                    defaults::precision(req.precision, &m, defaults::POOL_PRECISION).0,
+                    m.spec,
+                )
+            })
+            .map(|(p, spec)| (spec, p))
+            .collect();
+        resource_pool_config(&models, &candidates, req.sequence_length, &self.perf, &self.selection)
     }
 
     /// Catalog models for a task that run on the hardware allowed.
@@ -348,7 +375,8 @@ impl Hwfit {
     /// Which of the models run on one hardware type or device.
     pub fn compatible_models(&self, req: &CompatibleRequest) -> Result<CompatibleModels, CoreError> {
         let candidate = one_candidate(&self.devices, req.hardware, req.device.as_deref())?;
-        compatible_models(&self.specs(&req.models)?, &candidate, &self.perf, &self.selection)
+        let specs: Vec<ModelSpec> = self.resolve_all(&req.models)?.into_iter().map(|m| m.spec).collect();
+        compatible_models(&specs, &candidate, &self.perf, &self.selection)
     }
 }
 
@@ -405,5 +433,43 @@ mod tests {
         assert!(err.to_string().starts_with("device name is too large"), "{err}");
         let err = hwfit.catalog().resolve(&long).unwrap_err();
         assert!(err.to_string().starts_with("model name is too large"), "{err}");
+    }
+
+    /// Without precisions, each model of a matrix or a pool is planned at its checkpoint's format
+    /// (gpt-oss's MXFP4) and the others at the question's default; stated precisions hold for all.
+    #[test]
+    fn matrices_and_pools_take_each_checkpoints_format_by_default() {
+        let hwfit = Hwfit::builtin().unwrap();
+        let request = MatrixRequest {
+            models: vec![String::from("openai/gpt-oss-20b"), String::from("gpt2")],
+            hardware: HardwareList::of(&[HardwareType::Cuda]),
+            batch_sizes: vec![1],
+            ..MatrixRequest::default()
+        };
+        let m = hwfit.matrix(&request, &[]).unwrap();
+        let precisions =
+            |name: &str| -> Vec<Precision> { m.models[name].predictions["cuda"]["1"].keys().copied().collect() };
+        assert_eq!(precisions("openai/gpt-oss-20b"), [Precision::Mxfp4]);
+        assert_eq!(precisions("openai-community/gpt2"), [defaults::PRECISION]);
+        assert_eq!(m.precision_options, [Precision::Mxfp4, defaults::PRECISION]);
+        let stated = hwfit
+            .matrix(
+                &MatrixRequest {
+                    precisions: vec![Precision::Bf16],
+                    ..request
+                },
+                &[],
+            )
+            .unwrap();
+        assert_eq!(stated.precision_options, [Precision::Bf16]);
+        let pool = ResourcePoolRequest {
+            models: vec![String::from("openai/gpt-oss-20b"), String::from("gpt2")],
+            hardware: HardwareList::of(&[HardwareType::Cuda]),
+            ..ResourcePoolRequest::default()
+        };
+        let plan = hwfit.resource_pool(&pool, &[]).unwrap();
+        let per_model = &plan.resource_requirements.per_model;
+        assert_eq!(per_model["openai/gpt-oss-20b"].precision, Precision::Mxfp4);
+        assert_eq!(per_model["openai-community/gpt2"].precision, defaults::POOL_PRECISION);
     }
 }

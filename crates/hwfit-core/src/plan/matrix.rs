@@ -73,6 +73,23 @@ pub struct PredictionMatrix {
     pub prediction_source: String,
 }
 
+impl PredictionMatrix {
+    /// This matrix with `other`'s rows added (the same targets and batch sizes, other models or
+    /// precisions): its precisions join this one's.
+    #[must_use]
+    pub fn with_rows_of(mut self, other: Self) -> Self {
+        for (name, row) in other.models {
+            self.models.insert(name, row);
+        }
+        for p in other.precision_options {
+            if !self.precision_options.contains(&p) {
+                self.precision_options.push(p);
+            }
+        }
+        self
+    }
+}
+
 /// Builds the matrix. Inference predicts decode for text generators and forward otherwise, at
 /// `seq_length`; training predicts a train step.
 pub fn prediction_matrix(

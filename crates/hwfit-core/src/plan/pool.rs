@@ -74,11 +74,10 @@ pub struct ResourcePoolConfig {
     pub explanation: String,
 }
 
-/// Plans a pool for `models` (inference, batch 1, `seq_length` tokens, `precision`).
+/// Plans a pool for `models`, each at its precision (inference, batch 1, `seq_length` tokens).
 pub fn resource_pool_config(
-    models: &[ModelSpec],
+    models: &[(ModelSpec, Precision)],
     candidates: &[Candidate],
-    precision: Precision,
     seq_length: u32,
     perf: &PerfModel,
     config: &SelectionConfig,
@@ -89,7 +88,8 @@ pub fn resource_pool_config(
     let mut per_model_hw = SortedMap::new();
     let mut per_model_req = SortedMap::new();
     let mut votes: Vec<(String, usize)> = Vec::new();
-    for spec in models {
+    for (spec, precision) in models {
+        let precision = *precision;
         let seq = seq_length.min(spec.max_positions.max(1));
         let req = SelectionInput {
             batch_size: 1,
@@ -178,15 +178,14 @@ mod tests {
     use crate::{Catalog, DeviceCatalog};
 
     fn pool(models: &[&str], devices: &[&str]) -> Result<ResourcePoolConfig, CoreError> {
-        let specs: Vec<ModelSpec> = models
+        let specs: Vec<(ModelSpec, Precision)> = models
             .iter()
-            .map(|n| Catalog::builtin().resolve(n).unwrap().spec)
+            .map(|n| (Catalog::builtin().resolve(n).unwrap().spec, Precision::Fp16))
             .collect();
         let candidates = crate::candidates_from(&DeviceCatalog::builtin(), &[], devices).unwrap();
         resource_pool_config(
             &specs,
             &candidates,
-            Precision::Fp16,
             128,
             &PerfModel::builtin().unwrap(),
             &SelectionConfig::default(),
