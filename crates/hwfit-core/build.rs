@@ -156,9 +156,12 @@ fn model_configs() {
             .filter(|a| !a.is_empty())
             .map(|a| format!("{a:?}"))
             .collect();
+        // The config is the model's own (`org__name.json` for `org/name`), not a copy from another
+        // release of the same architecture (a quantized upload's).
+        let own = row[config].eq_ignore_ascii_case(&format!("{}.json", row[id].replace('/', "__")));
         writeln!(
             table,
-            "    ConfigModel {{ id: {:?}, subfamily: {:?}, aliases: &[{}], source: {:?}, json: include_str!({:?}) }},",
+            "    ConfigModel {{ id: {:?}, subfamily: {:?}, aliases: &[{}], source: {:?}, own_config: {own}, json: include_str!({:?}) }},",
             &row[id],
             &row[subfamily],
             alias_list.join(", "),

@@ -69,6 +69,11 @@ async fn set_model(c: &Client, name: &str) {
     input.send_keys(name).await.unwrap();
 }
 
+/// Chooses `value` in the page's precision list (`""`: the checkpoint's).
+async fn set_precision(c: &Client, value: &str) {
+    script(c, &format!("document.getElementById('precision').value = {value:?};")).await;
+}
+
 /// Waits until `css` exists.
 async fn wait_for(c: &Client, css: &str) {
     c.wait()
@@ -233,12 +238,18 @@ async fn the_page_with_webgpu() {
     let status = wait_for_text(&c, "#config-status", "kokoro").await;
     assert!(status.contains("kokoro") && status.contains("81.8 M"), "{status}");
     // A pre-quantized checkpoint's config: the page says the format it is stored in, which the
-    // answers use while the precision is left on the checkpoint's.
+    // answers use while the precision is left on the checkpoint's — no browser back-end reads
+    // MXFP4, and the page says so; a GGUF precision the browser runs is answered.
     replace_config(&c, "crates/hwfit-core/data/models/configs/openai__gpt-oss-20b.json").await;
     let status = wait_for_text(&c, "#config-status", "mxfp4").await;
     assert!(status.contains("stored as mxfp4"), "{status}");
-    let precision = wait_for_text(&c, "#answer .precision", "mxfp4").await;
-    assert_eq!(precision, "mxfp4");
+    let error = wait_for_text(&c, "#error", "mxfp4").await;
+    assert!(error.contains("does not support precision mxfp4"), "{error}");
+    set_precision(&c, "q4_k_m").await;
+    submit(&c).await;
+    let precision = wait_for_text(&c, "#answer .precision", "q4_k_m").await;
+    assert_eq!(precision, "q4_k_m");
+    set_precision(&c, "").await;
 
     // Measure: the benchmark runs and the predictions' source changes to the measured profile.
     clear_config(&c).await;

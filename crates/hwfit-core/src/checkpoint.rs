@@ -330,6 +330,17 @@ pub fn from_name(name: &str) -> Option<CheckpointFormat> {
     })
 }
 
+/// The format of the release `id` whose config states `from_config`: the config's, where it names
+/// one hwfit models; else the one the name states (NVIDIA's `-NVFP4` uploads keep theirs in a
+/// separate `hf_quant_config.json`); else the config's unmodelled one.
+#[must_use]
+pub fn of_release(id: &str, from_config: Option<CheckpointFormat>) -> Option<CheckpointFormat> {
+    match from_config {
+        Some(f) if f.precision.is_some() => Some(f),
+        other => from_name(id).or(other),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

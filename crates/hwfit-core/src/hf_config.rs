@@ -73,6 +73,10 @@ pub struct HfConfig {
     pub moe_num_experts: Option<u32>,
     pub num_experts_per_tok: Option<u32>,
     pub experts_per_token: Option<u32>,
+    /// Gemma 4's experts per token.
+    pub top_k_experts: Option<u32>,
+    /// Gemma 4: each layer runs routed experts beside its dense feed-forward.
+    pub enable_moe_block: Option<bool>,
     pub moe_k: Option<u32>,
     pub moe_intermediate_size: Option<u32>,
     pub shared_expert_intermediate_size: Option<u32>,

@@ -118,6 +118,15 @@ mod tests {
         assert_eq!(precision(None, &gguf, PRECISION), (PRECISION, None));
         let fp8 = catalog.resolve("Qwen/Qwen3-8B-FP8").unwrap();
         assert_eq!(precision(None, &fp8, PRECISION).0, Precision::Fp8);
+        // Qwen3.6 is read from NVIDIA's NVFP4 upload's config: the base model is not NVFP4, the
+        // upload by its name is.
+        let base = catalog.resolve("Qwen/Qwen3.6-27B").unwrap();
+        assert_eq!(base.checkpoint, None);
+        let nvfp4 = catalog.resolve("nvidia/Qwen3.6-27B-NVFP4").unwrap();
+        assert_eq!(precision(None, &nvfp4, PRECISION).0, Precision::Nvfp4);
+        // Kimi K2.5 states its 4-bit experts under text_config.
+        let kimi = catalog.resolve("moonshotai/Kimi-K2.5").unwrap();
+        assert_eq!(precision(None, &kimi, PRECISION).0, Precision::Awq);
     }
 
     #[test]

@@ -17,6 +17,9 @@ pub(super) struct ConfigModel {
     pub aliases: &'static [&'static str],
     /// Where the copy of the config was read.
     pub source: &'static str,
+    /// Whether the config is this release's own rather than another release's of the same
+    /// architecture (a quantized upload's, whose `quantization_config` is not this model's).
+    pub own_config: bool,
     /// The `config.json` text.
     pub json: &'static str,
 }
@@ -36,7 +39,10 @@ impl ConfigModel {
         Ok(
             CatalogEntry::new(self.id, subfamily, max_positions, components, reference)
                 .aliases(self.aliases)
-                .checkpoint(config.checkpoint_format()),
+                .checkpoint(crate::checkpoint::of_release(
+                    self.id,
+                    config.checkpoint_format().filter(|_| self.own_config),
+                )),
         )
     }
 }
@@ -143,6 +149,13 @@ mod tests {
         assert_eq!((s.experts, s.active_experts), (256, 8));
         // The compressed cache: 61 layers × (512 latent + 64 rotary) × 2 bytes.
         assert_eq!(v3.kv_cache_bytes_per_token(2), 61 * 576 * 2);
+        // Gemma 4 26B-A4B: each layer's dense feed-forward runs beside 128 routed experts (8 picked).
+        let gemma = spec("google/gemma-4-26B-A4B");
+        let s = gemma.generating_stack().unwrap();
+        assert_eq!(
+            (s.experts, s.active_experts, s.intermediate_size, s.shared_expert_size),
+            (128, 8, 704, 2112)
+        );
     }
 
     #[test]

@@ -298,6 +298,7 @@ impl HfConfig {
         let active = self
             .num_experts_per_tok
             .or(self.experts_per_token)
+            .or(self.top_k_experts)
             .or(self.moe_k)
             .ok_or_else(|| missing("num_experts_per_tok", kind))?;
         let size = self
@@ -315,6 +316,11 @@ impl HfConfig {
         } else if kind.starts_with("llama4") {
             // Llama 4: one shared expert as wide as a routed one in every expert layer.
             size
+        } else if self.enable_moe_block == Some(true) {
+            // Gemma 4 (26B-A4B): every layer keeps its dense feed-forward (`intermediate_size`)
+            // and adds the routed experts beside it — an always-active shared expert.
+            self.intermediate_size
+                .ok_or_else(|| missing("intermediate_size", kind))?
         } else {
             0
         };
