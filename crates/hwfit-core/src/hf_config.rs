@@ -73,6 +73,11 @@ pub struct HfConfig {
     pub moe_num_experts: Option<u32>,
     pub num_experts_per_tok: Option<u32>,
     pub experts_per_token: Option<u32>,
+    /// Gemma 4's full-attention layers: their head width, key/value heads, and keys projected once
+    /// for keys and values.
+    pub global_head_dim: Option<u32>,
+    pub num_global_key_value_heads: Option<u32>,
+    pub attention_k_eq_v: Option<bool>,
     /// Gemma 4's experts per token.
     pub top_k_experts: Option<u32>,
     /// Gemma 4: each layer runs routed experts beside its dense feed-forward.

@@ -109,6 +109,10 @@ pub struct TransformerStack {
     /// Local (sliding-window or chunked) attention on some of the layers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sliding_window: Option<SlidingWindow>,
+    /// The full-attention layers' own heads where they differ from the local layers' (Gemma 4:
+    /// wider heads, fewer of them, keys projected once for keys and values).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub full_attention: Option<FullAttention>,
     /// Of `layers`, those whose token mixer keeps a fixed-size state instead of a growing KV cache
     /// (linear attention, state-space and convolution layers of hybrid models).
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -259,6 +263,19 @@ pub struct SlidingWindow {
     pub window: u32,
     /// How many of the stack's layers are local (the others attend to the whole context).
     pub layers: u32,
+}
+
+/// The heads of a stack's full-attention layers where they differ from its local layers'
+/// (Gemma 4's `global_head_dim`, `num_global_key_value_heads` and `attention_k_eq_v`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct FullAttention {
+    /// Key/value heads.
+    pub kv_heads: u32,
+    /// Width of one query, key and value head.
+    pub head_dim: u32,
+    /// One projection makes the keys and (normalised apart) the values: no value projection.
+    pub keys_as_values: bool,
 }
 
 string_enum! {
@@ -441,6 +458,30 @@ impl TransformerStack {
         }
     }
 
+    /// The attention width of the full-attention layers (their own heads, where they differ).
+    fn full_attention_width(&self) -> u64 {
+        match self.full_attention {
+            Some(f) => u64::from(self.attention_heads) * u64::from(f.head_dim),
+            None => self.attention_width(),
+        }
+    }
+
+    /// Extra parameters of one full-attention layer over a local one (their own heads).
+    fn full_attention_extra_parameters(&self) -> u64 {
+        let Some(f) = self.full_attention else { return 0 };
+        let h = u64::from(self.hidden_size);
+        let q = u64::from(self.attention_heads) * u64::from(f.head_dim);
+        let kv = u64::from(f.kv_heads) * u64::from(f.head_dim) * if f.keys_as_values { 1 } else { 2 };
+        (2 * h * q + h * kv).saturating_sub(self.attention_parameters_per_layer())
+    }
+
+    /// Attention layers of each kind: (full, local).
+    fn attention_layer_kinds(&self) -> (u64, u64) {
+        let attending = self.attention_layers();
+        let local = self.sliding_window.map_or(0, |w| w.layers.min(attending));
+        (u64::from(attending - local), u64::from(local))
+    }
+
     /// Parameters of one layer's attention blocks (Q, K, V, O; twice for cross-attending decoders;
     /// the low-rank projections under latent attention).
     #[must_use]
@@ -554,6 +595,7 @@ impl TransformerStack {
         });
         ((u64::from(self.layers) - mixer_layers) * self.attention_parameters_per_layer())
             .saturating_sub(u64::from(self.kv_shared_layers) * kv_projections)
+            + self.attention_layer_kinds().0 * self.full_attention_extra_parameters()
             + mixers
     }
 
@@ -706,19 +748,6 @@ impl TransformerStack {
         )
     }
 
-    /// Tokens each layer attends to with `context` tokens in view, summed over the layers (local
-    /// layers see at most their window).
-    fn attended_tokens(&self, context: u64) -> u64 {
-        let attending = self.attention_layers();
-        match self.sliding_window {
-            Some(w) => {
-                let local = w.layers.min(attending);
-                u64::from(attending - local) * context + u64::from(local) * context.min(u64::from(w.window))
-            }
-            None => u64::from(attending) * context,
-        }
-    }
-
     /// Layers that attend over the context (all but the recurrent ones).
     fn attention_layers(&self) -> u32 {
         self.layers.saturating_sub(self.recurrent_layers)
@@ -750,7 +779,12 @@ impl TransformerStack {
     /// 2·N + 2·n_layer·n_ctx·d_attn), plus the 2·d·V output projection for generating stacks.
     #[must_use]
     pub fn flops_per_token(&self, context: u64) -> u64 {
-        let attention = 2 * self.attended_tokens(context) * self.attention_width();
+        let (full, local) = self.attention_layer_kinds();
+        let local_context = self
+            .sliding_window
+            .map_or(context, |w| context.min(u64::from(w.window)));
+        let attention =
+            2 * (full * context * self.full_attention_width() + local * local_context * self.attention_width());
         let scan = self
             .described_mixer()
             .map_or(0, |(layers, m)| layers * m.scan_flops_per_token());
@@ -778,6 +812,29 @@ impl TransformerStack {
         }
     }
 
+    /// Values one full-attention layer caches per token (its own heads, where they differ).
+    fn full_kv_values_per_token_per_layer(&self) -> u64 {
+        match (self.role, self.full_attention) {
+            (StackRole::Encoder, _) => 0,
+            (_, Some(f)) => 2 * u64::from(f.kv_heads) * u64::from(f.head_dim),
+            (_, None) => self.kv_values_per_token_per_layer(),
+        }
+    }
+
+    /// Values every attention layer caches per token, the full and the local ones each at their
+    /// own width.
+    fn kv_values_per_token(&self, tokens: u64) -> u64 {
+        let (full, local) = self.attention_layer_kinds();
+        let local_tokens = self.sliding_window.map_or(tokens, |w| tokens.min(u64::from(w.window)));
+        (full.saturating_mul(tokens))
+            .saturating_mul(self.full_kv_values_per_token_per_layer())
+            .saturating_add(
+                local
+                    .saturating_mul(local_tokens)
+                    .saturating_mul(self.kv_values_per_token_per_layer()),
+            )
+    }
+
     /// Attention layers that cache keys and values (all but the sharing ones).
     fn caching_layers(&self) -> u32 {
         self.attention_layers().saturating_sub(self.kv_shared_layers)
@@ -787,7 +844,7 @@ impl TransformerStack {
     /// window (decoders only).
     #[must_use]
     pub fn kv_cache_bytes_per_token(&self, bytes_per_value: u64) -> u64 {
-        u64::from(self.caching_layers()) * self.kv_values_per_token_per_layer() * bytes_per_value
+        self.caching_share(self.kv_values_per_token(1).saturating_mul(bytes_per_value))
     }
 
     /// Key and value bytes one sequence of `tokens` caches: local layers keep only their window;
@@ -795,17 +852,21 @@ impl TransformerStack {
     /// proportion, as Gemma 3n's repeating pattern does); recurrent layers keep their fixed state.
     #[must_use]
     pub fn kv_cache_bytes(&self, tokens: u64, bytes_per_value: u64) -> u64 {
-        let all = self.attended_tokens(tokens) * self.kv_values_per_token_per_layer() * bytes_per_value;
-        let kv = match self.attention_layers() {
+        let all = self.kv_values_per_token(tokens).saturating_mul(bytes_per_value);
+        self.caching_share(all) + self.recurrent_state_bytes(bytes_per_value)
+    }
+
+    /// The caching layers' share of what every attention layer would cache, never more than it:
+    /// in u128, so that the product of a huge (fuzzed) cache and layer count cannot overflow
+    /// before the division.
+    fn caching_share(&self, all: u64) -> u64 {
+        match self.attention_layers() {
             0 => 0,
-            // The caching layers' share of `all`, never more than it: in u128, so that the product
-            // of a huge (fuzzed) cache and layer count cannot overflow before the division.
             layers => {
                 let share = u128::from(all) * u128::from(self.caching_layers()) / u128::from(layers);
                 u64::try_from(share).unwrap_or(all)
             }
-        };
-        kv + self.recurrent_state_bytes(bytes_per_value)
+        }
     }
 
     /// Activation bytes per token of one layer kept for the backward pass (Korthikanti et al. 2022,

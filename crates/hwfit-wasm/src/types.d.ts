@@ -707,6 +707,19 @@ export interface FixedCosts {
     syncMs: number;
 }
 
+/**
+ * The heads of a stack's full-attention layers where they differ from its local layers'
+ * (Gemma 4's `global_head_dim`, `num_global_key_value_heads` and `attention_k_eq_v`).
+ */
+export interface FullAttention {
+    /** Width of one query, key and value head. */
+    head_dim: number;
+    /** One projection makes the keys and (normalised apart) the values: no value projection. */
+    keys_as_values: boolean;
+    /** Key/value heads. */
+    kv_heads: number;
+}
+
 /** The browser's GPU, as far as what it reports identifies it (by default: not identified). */
 export interface GpuIdentification {
     /** The other variants the name fits, for a `medium` identification. */
@@ -1844,6 +1857,11 @@ export interface TransformerStack {
     expertLatentSize?: number;
     /** Feed-forward experts per layer (1 for dense models). */
     experts: number;
+    /**
+     * The full-attention layers' own heads where they differ from the local layers' (Gemma 4:
+     * wider heads, fewer of them, keys projected once for keys and values).
+     */
+    fullAttention?: FullAttention | null;
     /**
      * Attention whose output is gated per value by a second query-sized projection (Qwen3-Next's
      * `q_proj` produces the queries and the gate).

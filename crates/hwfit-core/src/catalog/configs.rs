@@ -158,6 +158,38 @@ mod tests {
         );
     }
 
+    /// Gemma 4's full-attention layers have heads of their own: 31B's ten full layers have 32
+    /// query heads and 4 key/value heads of 512 (one projection makes keys and values), its fifty
+    /// sliding layers 16 key/value heads of 256. transformers 5.24 builds 31,273,086,512 parameters
+    /// (31B) and 25,805,933,872 (26B-A4B) from these configs on the meta device; hwfit leaves out
+    /// norms and per-layer scalars.
+    #[test]
+    fn gemma_4_full_attention_layers_have_their_own_heads() {
+        let dense = spec("google/gemma-4-31B");
+        let s = dense.generating_stack().unwrap();
+        assert_eq!(
+            s.full_attention,
+            Some(crate::spec::FullAttention {
+                kv_heads: 4,
+                head_dim: 512,
+                keys_as_values: true
+            })
+        );
+        let near = |computed: u64, torch: u64| (computed as f64 / torch as f64 - 1.0).abs() < 0.01;
+        assert!(near(dense.parameters(), 31_273_086_512), "{}", dense.parameters());
+        assert_eq!(
+            dense.kv_cache_bytes_per_token(2),
+            (50 * 2 * 16 * 256 + 10 * 2 * 4 * 512) * 2
+        );
+        // At 4,096 tokens the sliding layers keep their 1,024-token window.
+        assert_eq!(
+            dense.kv_cache_bytes(4096, 2),
+            (50 * 1024 * 2 * 16 * 256 + 10 * 4096 * 2 * 4 * 512) * 2
+        );
+        let moe = spec("google/gemma-4-26B-A4B");
+        assert!(near(moe.parameters(), 25_805_933_872), "{}", moe.parameters());
+    }
+
     #[test]
     fn local_attention_caps_the_cache_of_windowed_layers() {
         // gpt-oss-20b: 24 layers alternating a 128-token window and full attention; 8 KV heads of 64.

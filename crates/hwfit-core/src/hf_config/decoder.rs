@@ -214,6 +214,7 @@ impl HfConfig {
         }
         self.layer_operations(kind, &mut s);
         s.sliding_window = self.local_attention(kind, layers);
+        s.full_attention = self.full_attention(&s);
         s.recurrent_layers = match blocks {
             Some(b) => b.mamba,
             None => self.recurrent_layers(layers),
@@ -281,6 +282,18 @@ impl HfConfig {
             s.rotary = false;
         }
         s.kv_shared_layers = self.num_kv_shared_layers.unwrap_or(0).min(s.layers);
+    }
+
+    /// The full-attention layers' own heads, where the config gives them other ones than the local
+    /// layers' (Gemma 4: `global_head_dim`, `num_global_key_value_heads`, `attention_k_eq_v`).
+    fn full_attention(&self, s: &TransformerStack) -> Option<crate::spec::FullAttention> {
+        s.sliding_window?;
+        let f = crate::spec::FullAttention {
+            kv_heads: self.num_global_key_value_heads.filter(|&n| n > 0).unwrap_or(s.kv_heads),
+            head_dim: self.global_head_dim.filter(|&d| d > 0).unwrap_or(s.head_dim),
+            keys_as_values: self.attention_k_eq_v == Some(true),
+        };
+        (f.kv_heads != s.kv_heads || f.head_dim != s.head_dim || f.keys_as_values).then_some(f)
     }
 
     /// The routed experts, if the config has more than one: count, how many a token picks, their
