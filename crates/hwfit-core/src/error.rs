@@ -115,6 +115,21 @@ pub enum CoreError {
         /// The precisions it does support, comma-separated.
         supported: String,
     },
+    /// A precision the hardware type cannot run that the request left to the checkpoint: its
+    /// published format.
+    #[error(
+        "{hardware} does not support precision {precision}, the checkpoint's format ({stated_by}); state a precision it supports ({supported})"
+    )]
+    UnsupportedCheckpointFormat {
+        /// The hardware type.
+        hardware: &'static str,
+        /// The checkpoint's format.
+        precision: &'static str,
+        /// What states the format.
+        stated_by: String,
+        /// The precisions the hardware supports, comma-separated.
+        supported: String,
+    },
     /// A request that lacks a field it needs.
     #[error("{} is required", field_name(.field))]
     MissingField {

@@ -82,6 +82,33 @@ pub fn precision(
     }
 }
 
+/// `error`, when it refuses a precision the request did not state, as the checkpoint's format
+/// refused: the caller learns where the precision came from and what to state instead.
+#[must_use]
+pub fn checkpoint_refused(
+    error: crate::CoreError,
+    requested: Option<Precision>,
+    model: &crate::ResolvedModel,
+) -> crate::CoreError {
+    match (error, requested, &model.checkpoint) {
+        (
+            crate::CoreError::UnsupportedPrecision {
+                hardware,
+                precision,
+                supported,
+            },
+            None,
+            Some(crate::CheckpointFormat { stated_by, .. }),
+        ) => crate::CoreError::UnsupportedCheckpointFormat {
+            hardware,
+            precision,
+            stated_by: stated_by.clone(),
+            supported,
+        },
+        (error, ..) => error,
+    }
+}
+
 /// A name a request gives, refused when longer than [`MAX_NAME_BYTES`].
 pub(crate) fn check_name_length(what: &'static str, name: &str) -> Result<(), crate::CoreError> {
     let max = MAX_NAME_BYTES;
@@ -127,6 +154,33 @@ mod tests {
         // Kimi K2.5 states its 4-bit experts under text_config.
         let kimi = catalog.resolve("moonshotai/Kimi-K2.5").unwrap();
         assert_eq!(precision(None, &kimi, PRECISION).0, Precision::Awq);
+    }
+
+    #[test]
+    fn a_refused_checkpoint_format_says_where_it_came_from() {
+        use alloc::string::ToString;
+        let hwfit = crate::Hwfit::builtin().unwrap();
+        let ask = |precision| {
+            hwfit.predict(
+                &crate::api::PredictRequest {
+                    hardware: crate::api::targets::HardwareList::of(&[crate::HardwareType::Wasm]),
+                    precision,
+                    ..crate::api::PredictRequest::model("openai/gpt-oss-20b")
+                },
+                &[],
+            )
+        };
+        let err = ask(None).unwrap_err().to_string();
+        assert!(
+            err.starts_with("wasm does not support precision mxfp4, the checkpoint's format (quantization_config: quant_method 'mxfp4'); state a precision it supports ("),
+            "{err}"
+        );
+        let stated = ask(Some(Precision::Mxfp4)).unwrap_err().to_string();
+        assert!(
+            stated.starts_with("wasm does not support precision mxfp4 (supported: "),
+            "{stated}"
+        );
+        assert!(ask(Some(Precision::Q4KM)).is_ok());
     }
 
     #[test]

@@ -248,7 +248,8 @@ impl Hwfit {
                 batch_size: req.batch_size,
                 seq_length: sequence_length,
             },
-        )?;
+        )
+        .map_err(|e| defaults::checkpoint_refused(e, req.precision, &model))?;
         requirements.notes.extend(precision_note.into_iter().chain(note));
         Ok(ResourcesAnswer {
             model_name: model.spec.name,

@@ -508,7 +508,10 @@ impl Hwfit {
                 ));
             }
             let perf_req = PerfRequest { runtime, ..perf_req };
-            let prediction = self.perf.predict(&model.spec, &c.device, &perf_req)?;
+            let prediction = self
+                .perf
+                .predict(&model.spec, &c.device, &perf_req)
+                .map_err(|e| defaults::checkpoint_refused(e, req.precision, &model))?;
             if let Some((share, peak)) = prediction.host_costs.and_then(|_| {
                 crate::perf::tf32::fp32_on_tf32(prediction.runtime, &c.device, &model.spec, precision, sequence_length)
             }) {
