@@ -107,6 +107,9 @@ pub struct HfConfig {
     pub use_sliding_window: Option<bool>,
     pub attention_chunk_size: Option<u32>,
     pub layer_types: Option<Vec<String>>,
+    /// Nemotron 3's block pattern, one name per layer (`mamba`, `attention`, `moe`, `mlp`), where
+    /// Nemotron-H wrote `hybrid_override_pattern`.
+    pub layers_block_type: Option<Vec<String>>,
     pub full_attention_interval: Option<u32>,
     // state mixers of hybrid models: Mamba-2 (Granite 4, Bamba, Falcon-H1; Nemotron-H's names)
     // and Gated DeltaNet (Qwen3-Next)
@@ -396,7 +399,10 @@ impl HfConfig {
         let layers = need(self.num_hidden_layers.or(self.n_layers), "num_hidden_layers", kind)?;
         let hidden = need(self.hidden_size.or(self.dim), "hidden_size", kind)?;
         let heads = need(self.num_attention_heads.or(self.n_heads), "num_attention_heads", kind)?;
-        let inter = self.intermediate_size.or(self.hidden_dim).unwrap_or(4 * hidden);
+        let inter = self
+            .intermediate_size
+            .or(self.hidden_dim)
+            .unwrap_or(hidden.saturating_mul(4));
         let vocab = need(self.vocab_size, "vocab_size", kind)?;
         // DeBERTa's relative positions, JinaBERT's ALiBi biases and rotary positions keep no
         // position table.
@@ -457,7 +463,7 @@ impl HfConfig {
                     layers,
                     hidden,
                     heads,
-                    self.n_inner.unwrap_or(4 * hidden),
+                    self.n_inner.unwrap_or(hidden.saturating_mul(4)),
                 )
                 .vocab(vocab, true)
                 .positions(if rotary { 0 } else { positions });
@@ -545,7 +551,7 @@ impl HfConfig {
                 let layers = need(self.num_hidden_layers, "num_hidden_layers", k)?;
                 let hidden = need(self.hidden_size, "hidden_size", k)?;
                 let heads = need(self.num_attention_heads, "num_attention_heads", k)?;
-                let inter = self.intermediate_size.unwrap_or(4 * hidden);
+                let inter = self.intermediate_size.unwrap_or(hidden.saturating_mul(4));
                 let image = self.image_size.unwrap_or(224);
                 let patch = need(self.patch_size, "patch_size", k)?;
                 let mut encoder = vit(layers, hidden, heads, inter, image, patch);
@@ -559,7 +565,7 @@ impl HfConfig {
                 let layers = need(self.num_hidden_layers, "num_hidden_layers", k)?;
                 let hidden = need(self.hidden_size, "hidden_size", k)?;
                 let heads = need(self.num_attention_heads, "num_attention_heads", k)?;
-                let inter = self.intermediate_size.unwrap_or(4 * hidden);
+                let inter = self.intermediate_size.unwrap_or(hidden.saturating_mul(4));
                 let image = self.image_size.unwrap_or(224);
                 let patch = need(self.patch_size, "patch_size", k)?;
                 let mut encoder = vit(layers, hidden, heads, inter, image, patch);
@@ -592,7 +598,7 @@ impl HfConfig {
                 let layers = need(self.num_hidden_layers, "num_hidden_layers", k)?;
                 let hidden = need(self.hidden_size, "hidden_size", k)?;
                 let heads = need(self.num_attention_heads, "num_attention_heads", k)?;
-                let inter = self.intermediate_size.unwrap_or(4 * hidden);
+                let inter = self.intermediate_size.unwrap_or(hidden.saturating_mul(4));
                 (wav2vec2(layers, hidden, heads, inter), 0)
             }
             "resnet" => (self.resnet()?, 0),

@@ -1114,7 +1114,8 @@ impl ModelSpec {
         let parameters: f64 = components
             .iter()
             .zip(&stated)
-            .map(|(c, sizes)| sizes.as_ref().map_or(c.parameters() as f64, |s| s.parameters))
+            // Lazily: a stack's exact count may overflow where its stated sizes are implausible.
+            .map(|(c, sizes)| sizes.as_ref().map_or_else(|| c.parameters() as f64, |s| s.parameters))
             .sum();
         if parameters > MAX_PARAMETERS {
             return refuse(parameters, "parameters", MAX_PARAMETERS);

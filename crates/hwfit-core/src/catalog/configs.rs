@@ -190,6 +190,23 @@ mod tests {
         assert!(near(moe.parameters(), 25_805_933_872), "{}", moe.parameters());
     }
 
+    /// Nemotron 3 Ultra states its blocks only as `layers_block_type`: transformers 5.24 builds
+    /// 549,309 M parameters from the config; its FP8 upload resolves to it at FP8.
+    #[test]
+    fn nemotron_3_ultra_reads_its_block_list() {
+        let ultra = spec("nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B");
+        assert!(
+            (ultra.parameters() as f64 / 549.309e9 - 1.0).abs() < 0.001,
+            "{}",
+            ultra.parameters()
+        );
+        let fp8 = Catalog::builtin()
+            .resolve("nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-FP8")
+            .unwrap();
+        assert_eq!(fp8.spec.name, "nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B");
+        assert_eq!(fp8.checkpoint.and_then(|c| c.precision), Some(Precision::Fp8));
+    }
+
     #[test]
     fn local_attention_caps_the_cache_of_windowed_layers() {
         // gpt-oss-20b: 24 layers alternating a 128-token window and full attention; 8 KV heads of 64.

@@ -159,7 +159,12 @@ impl HfConfig {
 
     /// A decoder-only language model from the fields the config states.
     fn decoder_stack_stated(&self, kind: &str) -> Result<TransformerStack, CoreError> {
-        let stated_layers = need(self.num_hidden_layers, "num_hidden_layers", kind)?;
+        // Nemotron 3 Ultra states its layers only as its block pattern.
+        let pattern_layers = self
+            .layers_block_type
+            .as_ref()
+            .and_then(|types| u32::try_from(types.len()).ok());
+        let stated_layers = need(self.num_hidden_layers.or(pattern_layers), "num_hidden_layers", kind)?;
         let blocks = self.blocks(kind, stated_layers)?;
         // A stack layer is a token mixer and its feed-forward; Nemotron-H's blocks hold one each.
         let layers = blocks.map_or(stated_layers, |b| b.mamba + b.attention);
@@ -483,8 +488,9 @@ impl HfConfig {
         })
     }
 
-    /// Nemotron-H's blocks (Nemotron 3), each one Mamba-2 mixer (`M`), attention (`*`), feed-forward (`-`) or
-    /// mixture of experts (`E`), from `hybrid_override_pattern` or the `layer_types` transformers
+    /// Nemotron-H's blocks (Nemotron 3), each one Mamba-2 mixer (`M`), attention (`*`),
+    /// feed-forward (`-`) or mixture of experts (`E`), from `hybrid_override_pattern`, Nemotron 3's
+    /// `layers_block_type` or the `layer_types` transformers
     /// writes for it. None for models whose every layer has a mixer and a feed-forward.
     fn blocks(&self, kind: &str, stated_layers: u32) -> Result<Option<Blocks>, CoreError> {
         let symbols: Vec<char> = if let Some(pattern) = self.hybrid_override_pattern.as_deref() {
@@ -493,6 +499,7 @@ impl HfConfig {
             let types = self
                 .layer_types
                 .as_deref()
+                .or(self.layers_block_type.as_deref())
                 .ok_or_else(|| missing("hybrid_override_pattern", kind))?;
             types
                 .iter()

@@ -59,7 +59,7 @@ impl HfConfig {
         let inter = self
             .intermediate_size
             .or(self.mlp_ratio.map(|r| (r * f64::from(width)) as u32))
-            .unwrap_or(4 * width);
+            .unwrap_or(width.saturating_mul(4));
         let dynamic = parent_kind.starts_with("qwen");
         let image = if dynamic {
             DYNAMIC_IMAGE_SIDE

@@ -19,7 +19,7 @@ impl HfConfig {
         let layers = need(v.num_hidden_layers, "vision_config.num_hidden_layers", kind)?;
         let hidden = need(v.hidden_size, "vision_config.hidden_size", kind)?;
         let heads = need(v.num_attention_heads, "vision_config.num_attention_heads", kind)?;
-        let mlp = v.mlp_dim.unwrap_or(4 * hidden);
+        let mlp = v.mlp_dim.unwrap_or(hidden.saturating_mul(4));
         let image = v.image_size.unwrap_or(1024);
         let patch = v.patch_size.unwrap_or(16).max(1);
         let grid = image / patch;
