@@ -177,6 +177,14 @@ pub enum CoreError {
         /// The precision asked for.
         precision: &'static str,
     },
+    /// A training step asked of a runtime that only runs inference.
+    #[error("{runtime} does not train: a training step runs on {trains}")]
+    RuntimeDoesNotTrain {
+        /// The runtime asked for.
+        runtime: &'static str,
+        /// The runtimes that train.
+        trains: String,
+    },
 }
 
 /// How a refusal should reach a user: HTTP status classes, JS error types.

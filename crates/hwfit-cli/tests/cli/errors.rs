@@ -27,6 +27,17 @@ fn bad_values_name_the_field() {
         "cuda"
     ])
     .contains("training at int4"));
+    assert!(run_err(&[
+        "predict",
+        "bert-base-uncased",
+        "--device",
+        "h100-sxm",
+        "--runtime",
+        "tensorrt",
+        "--workload",
+        "train-step"
+    ])
+    .contains("tensorrt does not train: a training step runs on pytorch"));
     assert!(run_err(&["models", "--family", "robotics"]).contains("unknown family 'robotics'"));
 }
 

@@ -11,7 +11,9 @@
 //!   stack's weights the batch passes through (shared parts, the experts its tokens reach, the
 //!   output projection) + the KV cache read;
 //! - train-step: 3 × forward FLOPs (backward ≈ 2 × forward); bytes = weights read twice, every
-//!   gradient written, plus Adam reading and writing its state.
+//!   gradient written, plus AdamW's default update: [`ADAMW_FOREACH_PASSES`] passes over
+//!   parameter-sized tensors at the weights' width (as `hwfit bench` trains: the weights and the
+//!   optimizer's state at the precision asked).
 //!
 //! As a runtime runs the step ([`runtime_step_cost`]): eager PyTorch streams more than a layer's
 //! working set — each call of the modelling code reads and writes its tensors, and a decode step
@@ -42,6 +44,15 @@ pub struct StepCost {
     /// Forward passes the step takes: 1, or one per chunk of a prompt a runtime feeds in chunks.
     pub passes: u32,
 }
+
+/// Passes over parameter-sized tensors of one update of `torch.optim.AdamW` as PyTorch runs it by
+/// default on an accelerator (the `foreach` implementation, `torch/optim/adam.py`
+/// `_multi_tensor_adam`, decoupled weight decay): the weights scaled (read, write: 2), the first
+/// moment lerped toward the gradient (3), the second moment scaled (2) and the squared gradient
+/// added (3), its square root taken into a new tensor (2), divided by the bias correction (2) and
+/// the epsilon added (2), the weights updated by the ratio (read weights, moment and root; write:
+/// 4) — 20 passes, each of the parameters' width (the states take the weights' dtype).
+pub const ADAMW_FOREACH_PASSES: f64 = 20.0;
 
 fn working_set_traffic(
     spec: &ModelSpec,
@@ -139,11 +150,11 @@ fn step_cost_with(
             }
         }
         Workload::TrainStep => {
-            let optimizer = spec.parameters() as f64 * if precision == Precision::Fp32 { 8.0 } else { 12.0 };
             let gradients = spec.weight_bytes(precision);
+            let optimizer = ADAMW_FOREACH_PASSES * gradients;
             StepCost {
                 flops: 3.0 * forward_flops,
-                bytes: 2.0 * weights + gradients + 2.0 * optimizer + 2.0 * streamed(Workload::Forward),
+                bytes: 2.0 * weights + gradients + optimizer + 2.0 * streamed(Workload::Forward),
                 weight_bytes: 2.0 * weights,
                 items: b as f64,
                 passes: 1,

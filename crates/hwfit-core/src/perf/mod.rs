@@ -505,6 +505,12 @@ impl PerfModel {
         // A browser's WebAssembly view runs on the runtime's own threads.
         let device = &*crate::browser::wasm_view_for(device, runtime);
         let (peak_tflops, compute_rate) = device.dense_tflops.for_precision(req.precision);
+        if req.workload == Workload::TrainStep && !runtime.trains() {
+            return Err(CoreError::RuntimeDoesNotTrain {
+                runtime: runtime.as_str(),
+                trains: Runtime::training_runtimes(),
+            });
+        }
         if !runtime.runs(req.precision) {
             return Err(CoreError::UnsupportedPrecision {
                 hardware: runtime.as_str(),
@@ -722,7 +728,10 @@ impl PerfModel {
         let asked = req.runtime.unwrap_or(documented);
         let mut runtimes = alloc::vec![documented];
         for r in &self.coefficients.runtimes {
-            if r.hardware == device.hardware_type && !runtimes.contains(&r.runtime) {
+            // A training step is compared across the runtimes that train and were measured
+            // training (no inference engine's constants stand in for a backward pass).
+            let runs_step = req.workload != Workload::TrainStep || (r.runtime.trains() && r.covers(req.workload));
+            if r.hardware == device.hardware_type && runs_step && !runtimes.contains(&r.runtime) {
                 runtimes.push(r.runtime);
             }
         }

@@ -86,6 +86,29 @@ impl Runtime {
         }
     }
 
+    /// Whether the runtime runs training steps (forward, backward and an optimizer update):
+    /// PyTorch, eager or compiled, ONNX Runtime (its training build and `ORTModule`), ONNX Runtime
+    /// Web (on-device training in the browser) and MLX (`mlx.optimizers`). The engines that run a
+    /// model for inference only (TensorRT, vLLM, llama.cpp, web-llm, OpenVINO, tract, QNN) do not.
+    #[must_use]
+    pub const fn trains(self) -> bool {
+        matches!(
+            self,
+            Self::Pytorch | Self::PytorchCompiled | Self::OnnxRuntime | Self::OnnxRuntimeWeb | Self::Mlx
+        )
+    }
+
+    /// The runtimes that train, comma-separated (for errors).
+    #[must_use]
+    pub fn training_runtimes() -> String {
+        Self::ALL
+            .iter()
+            .filter(|r| r.trains())
+            .map(|r| r.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// Tokens the runtime feeds its model per forward pass when it processes a prompt, by default:
     /// each pass reads the weights its tokens reach again (for a mixture of experts, the experts
     /// those tokens are routed to). llama.cpp splits a prompt into physical batches of `n_ubatch`

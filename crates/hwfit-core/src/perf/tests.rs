@@ -425,6 +425,32 @@ fn a_training_step_names_a_runtime_that_trains() {
         .unwrap();
     assert_eq!(p.runtime, Runtime::Pytorch);
     assert_eq!(p.source, PredictionSource::AnalyticModel);
+    // The comparison lists only runtimes that train: an inference engine's "training step" would
+    // be the forward pass's physics with nothing to say it cannot happen.
+    let model = PerfModel::builtin().unwrap();
+    let req = PerfRequest::new(Precision::Fp16, Workload::TrainStep, 32, 128);
+    let compared = model.runtime_comparison(&spec, &h100, &req);
+    assert!(compared.iter().any(|o| o.runtime == Runtime::Pytorch), "{compared:?}");
+    assert!(compared.iter().all(|o| o.runtime.trains()), "{compared:?}");
+    assert!(
+        compared.iter().all(|o| o.runtime != Runtime::OnnxRuntime),
+        "ONNX Runtime trains but was never measured training: {compared:?}"
+    );
+    // Asked of TensorRT, a training step is refused with the runtimes that train.
+    let err = model
+        .predict(
+            &spec,
+            &h100,
+            &PerfRequest {
+                runtime: Some(Runtime::TensorRt),
+                ..req
+            },
+        )
+        .unwrap_err();
+    assert_eq!(
+        alloc::string::ToString::to_string(&err),
+        "tensorrt does not train: a training step runs on pytorch, pytorch-compiled, onnxruntime, onnxruntime-web, mlx"
+    );
 }
 
 #[test]
