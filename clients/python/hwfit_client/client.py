@@ -619,6 +619,8 @@ class HardwareSelectionClient:
             ``runtimes`` is the same step on each runtime fitted for the target's hardware type
             (``runtime``, ``throughput``, ``latency``, ``bound``, ``source``); ``bound`` is ``host``
             where issuing the runtime's operators bounds the step (``host_costs`` says how).
+            ``refused`` maps each target that cannot run the step as asked to why, when others
+            can; when none can, the server's 422 is raised.
         """
         return self._post(
             "/performance/predict",

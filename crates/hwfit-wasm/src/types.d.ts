@@ -1182,6 +1182,12 @@ export interface PredictAnswer {
     precision: Precision;
     /** target (hardware type or device id) → prediction. */
     predictions: Record<string, PredictEntry>;
+    /**
+     * target → why it cannot run the step as asked (a precision or format it does not run, a
+     * runtime that is not there), when other targets can; a question no target can answer is
+     * refused with the first target's error.
+     */
+    refused?: Record<string, string>;
     /** Tokens per sequence. */
     sequenceLength: number;
     /** Workload predicted. */

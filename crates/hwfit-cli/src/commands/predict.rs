@@ -96,6 +96,9 @@ pub fn run(args: &PredictArgs) -> Result<()> {
             output::text(&format!("{key}: comes in {}", sizes.join(", ")));
         }
     }
+    for (key, why) in &answer.refused {
+        output::text(&format!("{key}: not predicted: {why}"));
+    }
     for note in &answer.notes {
         output::text(&format!("note: {note}"));
     }

@@ -151,6 +151,47 @@ fn predict_errors() {
     );
 }
 
+/// A target that cannot run the step is listed with why, the others answered; a question no
+/// target can answer is refused with the first one's error.
+#[test]
+fn a_target_that_refuses_leaves_the_others_answered() {
+    let answer = run_json(&[
+        "predict",
+        "Qwen/Qwen3-8B",
+        "--device",
+        "EPYC 9654,H100 SXM",
+        "--precision",
+        "fp8",
+        "--json",
+    ]);
+    assert!(answer["predictions"]["nvidia-h100-sxm"]["throughput"].as_f64().unwrap() > 0.0);
+    assert!(answer["predictions"].get("amd-epyc-9654").is_none(), "{answer}");
+    let why = answer["refused"]["amd-epyc-9654"].as_str().unwrap();
+    assert!(why.starts_with("cpu does not support precision fp8"), "{why}");
+    let text = run_ok(&[
+        "predict",
+        "Qwen/Qwen3-8B",
+        "--device",
+        "EPYC 9654,H100 SXM",
+        "--precision",
+        "fp8",
+    ]);
+    assert!(
+        text.contains("amd-epyc-9654: not predicted: cpu does not support precision fp8"),
+        "{text}"
+    );
+    // Every target refusing: the error, not an empty answer.
+    assert!(run_err(&[
+        "predict",
+        "Qwen/Qwen3-8B",
+        "--hardware",
+        "cpu,wasm",
+        "--precision",
+        "fp8"
+    ])
+    .contains("cpu does not support precision fp8"));
+}
+
 /// A CPU run on fewer threads than cores computes and reads at the part of the CPU it uses; GPUs
 /// beside it are not touched, and a thread count with no CPU to describe is refused.
 #[test]

@@ -177,6 +177,11 @@ pub struct PredictAnswer {
     pub workload: Workload,
     /// target (hardware type or device id) → prediction.
     pub predictions: SortedMap<String, PredictEntry>,
+    /// target → why it cannot run the step as asked (a precision or format it does not run, a
+    /// runtime that is not there), when other targets can; a question no target can answer is
+    /// refused with the first target's error.
+    #[serde(default, skip_serializing_if = "SortedMap::is_empty")]
+    pub refused: SortedMap<String, String>,
     /// What the answer assumed that the request did not say (a default sequence length capped at
     /// the model's positions).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -498,6 +503,8 @@ impl Hwfit {
             prompt_chunk: req.prompt_chunk,
         };
         let mut predictions = SortedMap::new();
+        let mut refused = SortedMap::new();
+        let mut first_refusal = None;
         let mut notes: Vec<String> = precision_note.into_iter().chain(note).collect();
         for c in &targets {
             let (runtime, installed) = c.runtime_for(req.runtime, workload, precision);
@@ -508,10 +515,15 @@ impl Hwfit {
                 ));
             }
             let perf_req = PerfRequest { runtime, ..perf_req };
-            let prediction = self
-                .perf
-                .predict(&model.spec, &c.device, &perf_req)
-                .map_err(|e| defaults::checkpoint_refused(e, req.precision, &model))?;
+            let prediction = match self.perf.predict(&model.spec, &c.device, &perf_req) {
+                Ok(p) => p,
+                Err(e) => {
+                    let e = defaults::checkpoint_refused(e, req.precision, &model);
+                    refused.insert(c.key.clone(), format!("{e}"));
+                    first_refusal.get_or_insert(e);
+                    continue;
+                }
+            };
             if let Some((share, peak)) = prediction.host_costs.and_then(|_| {
                 crate::perf::tf32::fp32_on_tf32(prediction.runtime, &c.device, &model.spec, precision, sequence_length)
             }) {
@@ -543,6 +555,11 @@ impl Hwfit {
                 },
             );
         }
+        if predictions.is_empty() {
+            if let Some(e) = first_refusal {
+                return Err(e);
+            }
+        }
         Ok(PredictAnswer {
             model_name: model.spec.name,
             model_family: model.spec.family,
@@ -553,6 +570,7 @@ impl Hwfit {
             mode: workload.mode(),
             workload,
             predictions,
+            refused,
             notes,
         })
     }
