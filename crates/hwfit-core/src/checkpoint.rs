@@ -52,6 +52,9 @@ pub struct QuantizationConfig {
     pub weights: Option<String>,
     /// MLX's quantization mode (`affine`, the default, or `mxfp4`).
     pub mode: Option<String>,
+    /// The routed experts' own format beside an FP8 checkpoint's (DeepSeek-V4: `fp4`; its
+    /// config states it beside `quantization_config`, which transformers folds in).
+    pub expert_dtype: Option<String>,
 }
 
 /// One scheme of a compressed-tensors or ModelOpt `config_groups`.
@@ -151,6 +154,21 @@ impl QuantizationConfig {
         match method.as_deref() {
             Some(m @ ("fp8" | "fbgemm_fp8")) => {
                 let detail = self.fmt.as_deref().map(|f| format!(" ({f})")).unwrap_or_default();
+                if self
+                    .expert_dtype
+                    .as_deref()
+                    .is_some_and(|d| d.eq_ignore_ascii_case("fp4"))
+                {
+                    // DeepSeek-V4: the routed experts (~97 % of the weights) in FP4, the rest in
+                    // FP8; MXFP4 is the format hwfit models with only the experts at 4 bits.
+                    return (
+                        Some(Precision::Mxfp4),
+                        format!(
+                            "{}{detail} with expert_dtype 'fp4': routed experts in 4-bit floats, read as mxfp4 (hwfit keeps the other weights at 16 bits where the checkpoint has 8)",
+                            named(m)
+                        ),
+                    );
+                }
                 (Some(Precision::Fp8), format!("{}{detail}", named(m)))
             }
             Some("mxfp4") => (Some(Precision::Mxfp4), named("mxfp4")),

@@ -101,6 +101,16 @@ pub struct HfConfig {
     pub qk_nope_head_dim: Option<u32>,
     pub qk_rope_head_dim: Option<u32>,
     pub v_head_dim: Option<u32>,
+    // DeepSeek-V4's attention: grouped low-rank output, compressed caches per layer kind and the
+    // lightning indexer (`compress_ratios` per layer, or `layer_types` with `compress_rates`)
+    pub expert_dtype: Option<String>,
+    pub o_groups: Option<u32>,
+    pub o_lora_rank: Option<u32>,
+    pub compress_ratios: Option<Vec<u32>>,
+    pub compress_rates: Option<CompressRates>,
+    pub index_n_heads: Option<u32>,
+    pub index_head_dim: Option<u32>,
+    pub index_topk: Option<u32>,
     // local attention
     pub sliding_window: Option<u32>,
     pub sliding_window_pattern: Option<u32>,
@@ -263,6 +273,17 @@ pub struct HfConfig {
     // DINOv3's ViT
     pub use_gated_mlp: Option<bool>,
     pub num_register_tokens: Option<u32>,
+}
+
+/// DeepSeek-V4's tokens per compressed cache entry of each attention layer kind.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(default)]
+pub struct CompressRates {
+    /// Compressed sparse attention (CSA; 4 in DeepSeek-V4).
+    pub compressed_sparse_attention: Option<u32>,
+    /// Heavily compressed attention (HCA; 128 in DeepSeek-V4).
+    pub heavily_compressed_attention: Option<u32>,
 }
 
 /// A count stated as one number, or as one number per layer (their mean, rounded).
@@ -732,6 +753,14 @@ impl HfConfig {
     #[must_use]
     pub fn checkpoint_format(&self) -> Option<crate::checkpoint::CheckpointFormat> {
         if let Some(q) = &self.quantization_config {
+            // DeepSeek-V4 states its experts' format beside the quantization config.
+            if q.expert_dtype.is_none() && self.expert_dtype.is_some() {
+                let q = crate::checkpoint::QuantizationConfig {
+                    expert_dtype: self.expert_dtype.clone(),
+                    ..q.clone()
+                };
+                return Some(q.format("quantization_config"));
+            }
             return Some(q.format("quantization_config"));
         }
         if let Some(q) = &self.quantization {

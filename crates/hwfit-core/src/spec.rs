@@ -106,6 +106,10 @@ pub struct TransformerStack {
     /// Multi-head latent attention (DeepSeek-V2/V3, Kimi K2) instead of separate key/value heads.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub latent_attention: Option<LatentAttention>,
+    /// DeepSeek-V4's attention (low-rank queries and output, one key/value head, a compressed
+    /// cache per layer kind) instead of the standard heads.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compressed_attention: Option<CompressedAttention>,
     /// Local (sliding-window or chunked) attention on some of the layers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sliding_window: Option<SlidingWindow>,
@@ -206,6 +210,12 @@ pub const MAX_CACHED_VALUES_PER_TOKEN: f64 = 16_777_216.0;
 /// Llama 3.1 405B's 35 million.
 pub const MAX_WORKING_VALUES_PER_TOKEN: f64 = 268_435_456.0;
 
+/// The most tokens an image, clip or feature map may make: as many as the longest text sequence a
+/// request may state ([`crate::resources::MAX_SEQ_LENGTH`], 2^20; SAM's 1024 × 1024 image in 16-pixel
+/// patches makes 4,096).
+#[allow(clippy::cast_precision_loss, reason = "2^20 is exact")]
+pub const MAX_TOKENS_PER_ITEM: f64 = crate::resources::MAX_SEQ_LENGTH as f64;
+
 /// The most values an image's feature maps may take: 2^30, five times the catalog's largest
 /// (DETR's 216 million at COCO resolution).
 pub const MAX_FEATURE_MAP_VALUES: f64 = 1_073_741_824.0;
@@ -253,6 +263,94 @@ pub struct LatentAttention {
     pub qk_rope_head_dim: u32,
     /// Per-head value width.
     pub v_head_dim: u32,
+}
+
+/// DeepSeek-V4's attention (`deepseek_v4`; DeepSeek-V4 technical report §2.3): the queries through
+/// a low-rank projection, one key/value head whose keys are its values (`head_dim` wide), the
+/// output through `o_groups` grouped low-rank projections. Every layer attends to its last
+/// `window` tokens; besides them, a compressed-sparse-attention (CSA) layer pools every
+/// `sparse_ratio` tokens (overlapping windows: its compressor projects twice the head width) into
+/// one cached entry and attends to the `index_topk` entries its lightning indexer (`index_heads` ×
+/// `index_head_dim`, its own cached keys) scores highest; a heavily-compressed-attention (HCA)
+/// layer pools every `heavy_ratio` tokens and attends to every entry. The other layers attend to
+/// the window only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct CompressedAttention {
+    /// Rank of the query projection.
+    pub q_lora_rank: u32,
+    /// Groups of heads the output projection is split into.
+    pub o_groups: u32,
+    /// Rank of each group's output projection.
+    pub o_lora_rank: u32,
+    /// Recent tokens every layer attends to uncompressed.
+    pub window: u32,
+    /// Layers with compressed sparse attention.
+    pub sparse_layers: u32,
+    /// Tokens per compressed entry of a CSA layer.
+    pub sparse_ratio: u32,
+    /// The indexer's heads.
+    pub index_heads: u32,
+    /// The indexer's head width.
+    pub index_head_dim: u32,
+    /// Compressed entries a CSA query attends to.
+    pub index_topk: u32,
+    /// Layers with heavily compressed attention.
+    pub heavy_layers: u32,
+    /// Tokens per compressed entry of an HCA layer.
+    pub heavy_ratio: u32,
+}
+
+impl CompressedAttention {
+    /// Parameters of one layer's attention: query down and up, the key/value head, the grouped
+    /// output down and up.
+    fn parameters_per_layer(&self, hidden: u64, heads: u64, head_dim: u64) -> u64 {
+        let q_rank = u64::from(self.q_lora_rank);
+        let queries = heads * head_dim;
+        let o_rank = u64::from(self.o_lora_rank);
+        hidden * q_rank
+            + q_rank * queries
+            + hidden * head_dim
+            + queries * o_rank
+            + u64::from(self.o_groups) * o_rank * hidden
+    }
+
+    /// Parameters of every layer's compressor: a CSA layer's key/value and gate projections at
+    /// twice the head width and its indexer (queries from the query latent, keys and gates at twice
+    /// its head width, a weight per head); an HCA layer's key/value and gate projections.
+    fn compressor_parameters(&self, hidden: u64, head_dim: u64) -> u64 {
+        let q_rank = u64::from(self.q_lora_rank);
+        let index_width = u64::from(self.index_heads) * u64::from(self.index_head_dim);
+        let indexer = q_rank * index_width
+            + 2 * hidden * 2 * u64::from(self.index_head_dim)
+            + hidden * u64::from(self.index_heads);
+        let sparse = 2 * hidden * 2 * head_dim + indexer;
+        let heavy = 2 * hidden * head_dim;
+        u64::from(self.sparse_layers) * sparse + u64::from(self.heavy_layers) * heavy
+    }
+
+    /// Cached entries one query of a layer of each kind attends to over `context` tokens, and the
+    /// indexer's scored entries: (all layers' window, CSA entries, HCA entries, indexed entries),
+    /// summed over the layers.
+    fn attended(&self, layers: u64, context: u64) -> (u64, u64, u64, u64) {
+        let window = layers * context.min(u64::from(self.window));
+        let sparse_entries = context / u64::from(self.sparse_ratio.max(1));
+        let sparse = u64::from(self.sparse_layers) * sparse_entries.min(u64::from(self.index_topk));
+        let heavy = u64::from(self.heavy_layers) * (context / u64::from(self.heavy_ratio.max(1)));
+        let indexed = u64::from(self.sparse_layers) * sparse_entries;
+        (window, sparse, heavy, indexed)
+    }
+
+    /// Values every layer caches for `tokens` tokens: the window's keys (the values), the CSA
+    /// entries with their indexer keys, the HCA entries.
+    fn cached_values(&self, layers: u64, tokens: u64, head_dim: u64) -> u64 {
+        let window = layers * tokens.min(u64::from(self.window)) * head_dim;
+        let sparse = u64::from(self.sparse_layers)
+            * (tokens / u64::from(self.sparse_ratio.max(1)))
+            * (head_dim + u64::from(self.index_head_dim));
+        let heavy = u64::from(self.heavy_layers) * (tokens / u64::from(self.heavy_ratio.max(1))) * head_dim;
+        window.saturating_add(sparse).saturating_add(heavy)
+    }
 }
 
 /// Local attention on some layers: each of them attends to (and caches) at most `window` tokens.
@@ -488,6 +586,9 @@ impl TransformerStack {
     pub fn attention_parameters_per_layer(&self) -> u64 {
         let h = u64::from(self.hidden_size);
         let heads = u64::from(self.attention_heads);
+        if let Some(c) = self.compressed_attention {
+            return c.parameters_per_layer(h, heads, u64::from(self.head_dim));
+        }
         if let Some(m) = self.latent_attention {
             let qk = heads * u64::from(m.qk_nope_head_dim + m.qk_rope_head_dim);
             let q = match u64::from(m.q_lora_rank) {
@@ -596,6 +697,9 @@ impl TransformerStack {
         ((u64::from(self.layers) - mixer_layers) * self.attention_parameters_per_layer())
             .saturating_sub(u64::from(self.kv_shared_layers) * kv_projections)
             + self.attention_layer_kinds().0 * self.full_attention_extra_parameters()
+            + self.compressed_attention.map_or(0, |c| {
+                c.compressor_parameters(u64::from(self.hidden_size), u64::from(self.head_dim))
+            })
             + mixers
     }
 
@@ -769,9 +873,11 @@ impl TransformerStack {
                 image_size,
                 patch_size,
                 register_tokens,
-            } => u64::from(image_size / patch_size.max(1)).pow(2) + 1 + u64::from(register_tokens),
+            } => u64::from(image_size / patch_size.max(1))
+                .saturating_pow(2)
+                .saturating_add(1 + u64::from(register_tokens)),
             Modality::Audio { frames } => u64::from(frames),
-            Modality::FeatureMap { side } => u64::from(side).pow(2),
+            Modality::FeatureMap { side } => u64::from(side).saturating_pow(2),
         }
     }
 
@@ -779,6 +885,14 @@ impl TransformerStack {
     /// 2·N + 2·n_layer·n_ctx·d_attn), plus the 2·d·V output projection for generating stacks.
     #[must_use]
     pub fn flops_per_token(&self, context: u64) -> u64 {
+        if let Some(c) = self.compressed_attention {
+            // Each attended entry costs what a context token costs a standard head; the indexer
+            // scores every CSA entry with its own heads (products of queries and keys only).
+            let (window, sparse, heavy, indexed) = c.attended(u64::from(self.attention_layers()), context);
+            let index_width = u64::from(c.index_heads) * u64::from(c.index_head_dim);
+            let attention = 2 * (window + sparse + heavy) * self.attention_width() + 2 * indexed * index_width;
+            return 2 * self.active_layer_parameters() + attention + self.logit_flops_per_token();
+        }
         let (full, local) = self.attention_layer_kinds();
         let local_context = self
             .sliding_window
@@ -824,6 +938,9 @@ impl TransformerStack {
     /// Values every attention layer caches per token, the full and the local ones each at their
     /// own width.
     fn kv_values_per_token(&self, tokens: u64) -> u64 {
+        if let (Some(c), false) = (self.compressed_attention, self.role == StackRole::Encoder) {
+            return c.cached_values(u64::from(self.attention_layers()), tokens, u64::from(self.head_dim));
+        }
         let (full, local) = self.attention_layer_kinds();
         let local_tokens = self.sliding_window.map_or(tokens, |w| tokens.min(u64::from(w.window)));
         (full.saturating_mul(tokens))
@@ -913,7 +1030,7 @@ impl Component {
                     StackRole::Encoder => tokens,
                     _ => tokens.div_ceil(2),
                 };
-                tokens * t.flops_per_token(context)
+                tokens.saturating_mul(t.flops_per_token(context))
             }
             Self::Conv(c) => c.flops_per_item,
             Self::Dense { flops_per_item, .. } => *flops_per_item,
@@ -1122,7 +1239,13 @@ impl ModelSpec {
         }
         for (component, sizes) in components.iter().zip(&stated) {
             match (component, sizes) {
-                (_, Some(sizes)) => {
+                (Component::Transformer(t), Some(sizes)) => {
+                    // An image's, clip's or feature map's tokens come from the config, not from a
+                    // request: no more of them than the longest sequence a request may state.
+                    let tokens = t.tokens_per_item(0) as f64;
+                    if t.input != Modality::Text && tokens > MAX_TOKENS_PER_ITEM {
+                        return refuse(tokens, "tokens per input", MAX_TOKENS_PER_ITEM);
+                    }
                     if sizes.cached_values_per_token > MAX_CACHED_VALUES_PER_TOKEN {
                         let what = "cached key and value values per token";
                         return refuse(sizes.cached_values_per_token, what, MAX_CACHED_VALUES_PER_TOKEN);

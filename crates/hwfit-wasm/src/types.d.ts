@@ -433,6 +433,42 @@ export type Component = TransformerStack | ConvNet | {
     type: "dense";
 };
 
+/**
+ * DeepSeek-V4's attention (`deepseek_v4`; DeepSeek-V4 technical report §2.3): the queries through
+ * a low-rank projection, one key/value head whose keys are its values (`head_dim` wide), the
+ * output through `o_groups` grouped low-rank projections. Every layer attends to its last
+ * `window` tokens; besides them, a compressed-sparse-attention (CSA) layer pools every
+ * `sparse_ratio` tokens (overlapping windows: its compressor projects twice the head width) into
+ * one cached entry and attends to the `index_topk` entries its lightning indexer (`index_heads` ×
+ * `index_head_dim`, its own cached keys) scores highest; a heavily-compressed-attention (HCA)
+ * layer pools every `heavy_ratio` tokens and attends to every entry. The other layers attend to
+ * the window only.
+ */
+export interface CompressedAttention {
+    /** Layers with heavily compressed attention. */
+    heavy_layers: number;
+    /** Tokens per compressed entry of an HCA layer. */
+    heavy_ratio: number;
+    /** The indexer's head width. */
+    index_head_dim: number;
+    /** The indexer's heads. */
+    index_heads: number;
+    /** Compressed entries a CSA query attends to. */
+    index_topk: number;
+    /** Groups of heads the output projection is split into. */
+    o_groups: number;
+    /** Rank of each group's output projection. */
+    o_lora_rank: number;
+    /** Rank of the query projection. */
+    q_lora_rank: number;
+    /** Layers with compressed sparse attention. */
+    sparse_layers: number;
+    /** Tokens per compressed entry of a CSA layer. */
+    sparse_ratio: number;
+    /** Recent tokens every layer attends to uncompressed. */
+    window: number;
+}
+
 /** The precision whose peak a computation at some weight precision runs at. */
 export type ComputeRate = "fp32" | "fp16" | "fp16_acc16" | "bf16" | "fp8" | "int8";
 
@@ -1847,6 +1883,11 @@ export interface TransformerStack {
      * runs this attention as separate operations.
      */
     attentionSinks?: boolean;
+    /**
+     * DeepSeek-V4's attention (low-rank queries and output, one key/value head, a compressed
+     * cache per layer kind) instead of the standard heads.
+     */
+    compressedAttention?: CompressedAttention | null;
     /**
      * The projections are GPT-2's `Conv1D` layers (weights stored transposed; the queries, keys
      * and values in one `c_attn`, split after it).

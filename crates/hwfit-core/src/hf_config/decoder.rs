@@ -7,7 +7,10 @@ use alloc::vec::Vec;
 
 use super::{need, HfConfig};
 use crate::catalog::build::{llama, stack};
-use crate::spec::{LatentAttention, MixerKind, Modality, Norm, SlidingWindow, StackRole, StateMixer, TransformerStack};
+use crate::spec::{
+    CompressedAttention, LatentAttention, MixerKind, Modality, Norm, SlidingWindow, StackRole, StateMixer,
+    TransformerStack,
+};
 use crate::CoreError;
 
 /// Model types whose decoder ties its output projection to the input embedding unless told.
@@ -218,8 +221,11 @@ impl HfConfig {
             s.latent_attention = Some(m);
         }
         self.layer_operations(kind, &mut s);
-        s.sliding_window = self.local_attention(kind, layers);
-        s.full_attention = self.full_attention(&s);
+        s.compressed_attention = self.compressed_attention(kind, layers)?;
+        if s.compressed_attention.is_none() {
+            s.sliding_window = self.local_attention(kind, layers);
+            s.full_attention = self.full_attention(&s);
+        }
         s.recurrent_layers = match blocks {
             Some(b) => b.mamba,
             None => self.recurrent_layers(layers),
@@ -287,6 +293,80 @@ impl HfConfig {
             s.rotary = false;
         }
         s.kv_shared_layers = self.num_kv_shared_layers.unwrap_or(0).min(s.layers);
+    }
+
+    /// DeepSeek-V4's attention, where the config states its grouped low-rank output (`o_groups`,
+    /// `o_lora_rank`): each layer's kind from `compress_ratios` (0: the window only; the CSA rate,
+    /// 4 by default: compressed sparse attention; another rate: heavily compressed attention) or
+    /// from `layer_types` at `compress_rates`, else transformers' default schedule (two HCA layers,
+    /// then CSA and HCA in turn).
+    fn compressed_attention(&self, kind: &str, layers: u32) -> Result<Option<CompressedAttention>, CoreError> {
+        let (Some(o_groups), Some(o_lora_rank)) =
+            (self.o_groups.filter(|&g| g > 0), self.o_lora_rank.filter(|&r| r > 0))
+        else {
+            return Ok(None);
+        };
+        let rates = self.compress_rates.unwrap_or_default();
+        let sparse_ratio = rates.compressed_sparse_attention.unwrap_or(4);
+        let heavy_ratio = rates.heavily_compressed_attention.unwrap_or(128);
+        let n = layers as usize;
+        let ratios: Vec<u32> = if let Some(r) = self.compress_ratios.as_deref().filter(|r| !r.is_empty()) {
+            r.iter().take(n).copied().collect()
+        } else if let Some(types) = self.layer_types.as_deref().filter(|t| !t.is_empty()) {
+            types
+                .iter()
+                .take(n)
+                .map(|t| match t.as_str() {
+                    "compressed_sparse_attention" => Ok(sparse_ratio),
+                    "heavily_compressed_attention" => Ok(heavy_ratio),
+                    "sliding_attention" => Ok(0),
+                    other => Err(CoreError::InvalidConfig(alloc::format!(
+                        "layer_types: '{other}' is not a DeepSeek-V4 attention kind (sliding_attention, compressed_sparse_attention, heavily_compressed_attention)"
+                    ))),
+                })
+                .collect::<Result<_, _>>()?
+        } else {
+            (0..n)
+                .map(|i| {
+                    if i >= 2 && i % 2 == 1 {
+                        sparse_ratio
+                    } else {
+                        heavy_ratio
+                    }
+                })
+                .collect()
+        };
+        let count = |keep: fn(u32, u32) -> bool| ratios.iter().filter(|&&r| keep(r, sparse_ratio)).count() as u32;
+        let sparse_layers = count(|r, sparse| r == sparse);
+        let heavy_layers = count(|r, sparse| r != 0 && r != sparse);
+        if let Some(&other) = ratios
+            .iter()
+            .find(|&&r| r != 0 && r != sparse_ratio && r != heavy_ratio)
+        {
+            return Err(CoreError::InvalidConfig(alloc::format!(
+                "compress_ratios: {other} is neither the sparse ({sparse_ratio}) nor the heavy ({heavy_ratio}) compression rate"
+            )));
+        }
+        let indexed = |value: Option<u32>, field| {
+            if sparse_layers == 0 {
+                Ok(value.unwrap_or(0))
+            } else {
+                need(value, field, kind)
+            }
+        };
+        Ok(Some(CompressedAttention {
+            q_lora_rank: need(self.q_lora_rank, "q_lora_rank", kind)?,
+            o_groups,
+            o_lora_rank,
+            window: need(self.sliding_window, "sliding_window", kind)?,
+            sparse_layers,
+            sparse_ratio,
+            index_heads: indexed(self.index_n_heads, "index_n_heads")?,
+            index_head_dim: indexed(self.index_head_dim, "index_head_dim")?,
+            index_topk: indexed(self.index_topk, "index_topk")?,
+            heavy_layers,
+            heavy_ratio,
+        }))
     }
 
     /// The full-attention layers' own heads, where the config gives them other ones than the local
@@ -644,6 +724,7 @@ pub(super) const DECODERS: &[&str] = &[
     "gpt_oss",
     "deepseek_v2",
     "deepseek_v3",
+    "deepseek_v4",
     "kimi_k2",
     "minimax_m2",
     "glm",

@@ -150,11 +150,21 @@ fn sizes_beyond_any_model_that_runs_are_refused() {
         r#"{"model_type": "llama", "num_hidden_layers": 2000, "hidden_size": 8, "intermediate_size": 8, "num_attention_heads": 4096, "head_dim": 4096, "vocab_size": 8}"#,
     );
     assert!(cached.contains("cached key and value values per token"), "{cached}");
+    // An image of two million pixels a side in 73-pixel patches: 944 million tokens per image.
+    let tokens = err(
+        r#"{"model_type": "vit", "num_hidden_layers": 12, "hidden_size": 768, "intermediate_size": 3072, "num_attention_heads": 12, "image_size": 2243072, "patch_size": 73}"#,
+    );
+    assert!(
+        tokens.contains("9.441e8 tokens per input (at most 1.049e6)"),
+        "{tokens}"
+    );
     // The largest models of the catalog are read.
     for name in [
         "moonshotai/Kimi-K2-Instruct",
         "meta-llama/Llama-3.1-405B",
         "deepseek-ai/DeepSeek-V3",
+        "deepseek-ai/DeepSeek-V4-Pro",
+        "facebook/sam-vit-huge",
     ] {
         let spec = Catalog::builtin().resolve(name).unwrap().spec;
         assert!(ModelSpec::check_plausible(&spec.components).is_ok(), "{name}");
@@ -557,4 +567,102 @@ fn register_tokens_join_a_vision_transformers_tokens() {
     huge["num_register_tokens"] = 5000.into();
     let err = HfConfig::deserialize_value(&huge).unwrap().to_model(None).unwrap_err();
     assert!(format!("{err}").contains("num_register_tokens"), "{err}");
+}
+
+#[test]
+fn deepseek_v4_reads_its_compressed_attention_layer_by_layer() {
+    let read = |text: &str| {
+        let config = HfConfig::deserialize_value(&parse_config_text(text).unwrap()).unwrap();
+        config.to_model(None).unwrap()
+    };
+    let flash_text = include_str!("../../data/models/configs/deepseek-ai__DeepSeek-V4-Flash.json");
+    let flash = read(flash_text);
+    let spec = &flash.spec;
+    let lm = spec.generating_stack().unwrap();
+    let c = lm.compressed_attention.unwrap();
+    // compress_ratios: two window-only layers, then CSA (4) and HCA (128) in turn; the 44th entry is
+    // the multi-token-prediction layer's.
+    assert_eq!((c.sparse_layers, c.heavy_layers, c.window), (21, 20, 128));
+    assert_eq!((c.index_heads, c.index_head_dim, c.index_topk), (64, 128, 512));
+    assert!(lm.sliding_window.is_none() && lm.full_attention.is_none());
+    // Per layer as transformers 5.24 builds it: q_a 4096×1024, q_b 1024×(64×512), kv 4096×512,
+    // o_a (64×512)×1024 in 8 groups, o_b (8×1024)×4096.
+    assert_eq!(
+        lm.attention_parameters_per_layer(),
+        4_194_304 + 33_554_432 + 2_097_152 + 33_554_432 + 33_554_432
+    );
+    // 284,332,230,231 in transformers (norms, hyper-connections and biases left out here); the
+    // card's 284B and 13B activated.
+    let total = spec.parameters() as f64;
+    assert!((total / 284_332_230_231.0 - 1.0).abs() < 0.001, "{total}");
+    let active = spec.active_parameters() as f64;
+    assert!((active / 13e9 - 1.0).abs() < 0.03, "{active}");
+    // The cache: every layer's 128-token window of one 512-wide head, then one entry per 4 tokens
+    // (with its 128-wide indexer key) in CSA layers and one per 128 in HCA layers.
+    let cache = |tokens: u64| spec.kv_cache_bytes(tokens, 2);
+    let expected =
+        |tokens: u64| (43 * tokens.min(128) * 512 + 21 * (tokens / 4) * (512 + 128) + 20 * (tokens / 128) * 512) * 2;
+    let long = 1 << 20;
+    for tokens in [1, 100, 128, 4096, long] {
+        assert_eq!(cache(tokens), expected(tokens), "{tokens}");
+    }
+    // A million-token context caches a tenth of what DeepSeek-V3's latent attention does (7.2
+    // against 73.7 GB at 16 bits).
+    let v3 = &Catalog::builtin().resolve("deepseek-ai/DeepSeek-V3").unwrap().spec;
+    assert!(cache(long) * 9 < v3.kv_cache_bytes(long, 2), "{}", cache(long));
+    // A decode step's attention grows with the compressed entries, not the raw context: the CSA
+    // layers attend to at most 512 entries, and what grows is the indexer's scoring of every entry
+    // (64 heads × 128 per entry) and the HCA layers' one entry per 128 tokens — at a million
+    // tokens a tenth of DeepSeek-V3's step.
+    let flops = |context: u64| spec.flops_per_generated_token(u32::try_from(context).unwrap()).unwrap();
+    let indexer = |context: u64| 2 * 21 * (context / 4) * 64 * 128;
+    let heavy = |context: u64| 2 * 20 * (context / 128) * 64 * 512;
+    assert_eq!(
+        flops(long) - flops(4096),
+        indexer(long) - indexer(4096) + heavy(long) - heavy(4096)
+    );
+    assert!(flops(long) * 10 < v3.flops_per_generated_token(1 << 20).unwrap());
+    // The checkpoint: FP8 with the routed experts in FP4 — read as mxfp4.
+    assert_eq!(flash.checkpoint.unwrap().precision, Some(crate::Precision::Mxfp4));
+
+    // Pro: 61 layers (the 62nd ratio is the multi-token-prediction layer's); 1.6T and 49B on the card.
+    let pro = read(include_str!(
+        "../../data/models/configs/deepseek-ai__DeepSeek-V4-Pro.json"
+    ));
+    let total = pro.spec.parameters() as f64;
+    assert!((total / 1_572_997_179_491.0 - 1.0).abs() < 0.001, "{total}");
+    assert!((pro.spec.active_parameters() as f64 / 49e9 - 1.0).abs() < 0.03);
+
+    // Without compress_ratios, transformers' layer_types and compress_rates say the same.
+    let mut value = parse_config_text(flash_text).unwrap();
+    let ratios: Vec<u64> = value["compress_ratios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r.as_u64().unwrap())
+        .collect();
+    let types: Vec<&str> = ratios
+        .iter()
+        .map(|r| match r {
+            0 => "sliding_attention",
+            4 => "compressed_sparse_attention",
+            _ => "heavily_compressed_attention",
+        })
+        .collect();
+    value.as_object_mut().unwrap().remove("compress_ratios");
+    value["layer_types"] = serde_json::json!(types);
+    value["compress_rates"] =
+        serde_json::json!({"compressed_sparse_attention": 4, "heavily_compressed_attention": 128});
+    let config = HfConfig::deserialize_value(&value).unwrap();
+    let again = config.to_model(None).unwrap().spec;
+    assert_eq!(again.parameters(), spec.parameters());
+    assert_eq!(again.kv_cache_bytes(long, 2), cache(long));
+    // A rate that is neither kind's is named.
+    value["layer_types"] = serde_json::json!(["sliding_attention", "linear_attention"]);
+    let err = HfConfig::deserialize_value(&value).unwrap().to_model(None).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("'linear_attention' is not a DeepSeek-V4 attention kind"),
+        "{err}"
+    );
 }

@@ -639,7 +639,12 @@ impl PerfModel {
         });
         // No correction lifts a step above its roofline (the peaks at efficiency 1, no overhead).
         let ideal_s = libm::fmax(compute_s, memory_s);
-        let step_s = correction.map_or(analytic_step_s, |c| libm::fmax(analytic_step_s / libm::exp(c), ideal_s));
+        // Nor does rounding: a step at the peak bandwidth share of 1 whose device time was
+        // rounded for its explanation stays at its roofline.
+        let step_s = libm::fmax(
+            correction.map_or(analytic_step_s, |c| analytic_step_s / libm::exp(c)),
+            ideal_s,
+        );
         let memory_capacity = device.memory_mb();
         let memory_usage = libm::ceil(memory.total_mb());
         let prediction = Prediction {
