@@ -91,6 +91,10 @@ pub struct HfConfig {
     pub first_k_dense_replace: Option<u32>,
     pub decoder_sparse_step: Option<u32>,
     pub mlp_only_layers: Option<Vec<u32>>,
+    /// MiMo-V2's per-layer flags (0: a dense feed-forward, 1: experts); DeepSeek-V2's single
+    /// number (every layer) reads as none.
+    #[serde(deserialize_with = "per_layer_flags")]
+    pub moe_layer_freq: Option<Vec<u32>>,
     pub interleave_moe_layer_step: Option<u32>,
     pub intermediate_size_mlp: Option<u32>,
     pub moe_layer_start_index: Option<u32>,
@@ -117,6 +121,11 @@ pub struct HfConfig {
     pub use_sliding_window: Option<bool>,
     pub attention_chunk_size: Option<u32>,
     pub layer_types: Option<Vec<String>>,
+    /// MiMo-V2's per-layer attention flags (1: sliding window, 0: full attention).
+    pub hybrid_layer_pattern: Option<Vec<u32>>,
+    /// MiMo-V2's sliding-window layers' own key/value heads (the full layers':
+    /// `num_key_value_heads`).
+    pub swa_num_key_value_heads: Option<u32>,
     /// Nemotron 3's block pattern, one name per layer (`mamba`, `attention`, `moe`, `mlp`), where
     /// Nemotron-H wrote `hybrid_override_pattern`.
     pub layers_block_type: Option<Vec<String>>,
@@ -302,6 +311,20 @@ fn number_or_list<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<O
             let sum: u64 = list.iter().map(|&n| u64::from(n)).sum();
             u32::try_from(sum.div_ceil(list.len() as u64)).ok()
         }
+    })
+}
+
+/// Flags stated one per layer; a single number (a frequency) reads as none.
+fn per_layer_flags<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Vec<u32>>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Flags {
+        Every(#[allow(dead_code)] u32),
+        PerLayer(Vec<u32>),
+    }
+    Ok(match Option::<Flags>::deserialize(deserializer)? {
+        Some(Flags::PerLayer(list)) if !list.is_empty() => Some(list),
+        _ => None,
     })
 }
 

@@ -137,6 +137,10 @@ pub struct TransformerStack {
     /// `q_proj` produces the queries and the gate).
     #[serde(default, skip_serializing_if = "is_false")]
     pub gated_attention: bool,
+    /// Width of one value head where it differs from the query/key heads' `head_dim` (MiMo-V2's
+    /// 128 against 192; 0: `head_dim`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub value_head_dim: u32,
     /// The normalisation each layer runs (from the config: `rms_norm_eps` vs `layer_norm_eps`).
     #[serde(default, skip_serializing_if = "Norm::is_layer_norm")]
     pub norm: Norm,
@@ -552,25 +556,39 @@ impl TransformerStack {
         let heads = u64::from(self.attention_heads);
         match self.latent_attention {
             Some(m) => heads * u64::from(m.qk_nope_head_dim + m.qk_rope_head_dim + m.v_head_dim) / 2,
-            None => heads * u64::from(self.head_dim),
+            None => heads * (u64::from(self.head_dim) + u64::from(self.value_width(self.head_dim))) / 2,
+        }
+    }
+
+    /// Width of one value head beside query/key heads `head_dim` wide.
+    fn value_width(&self, head_dim: u32) -> u32 {
+        match self.value_head_dim {
+            0 => head_dim,
+            v => v,
         }
     }
 
     /// The attention width of the full-attention layers (their own heads, where they differ).
     fn full_attention_width(&self) -> u64 {
         match self.full_attention {
-            Some(f) => u64::from(self.attention_heads) * u64::from(f.head_dim),
+            Some(f) => {
+                u64::from(self.attention_heads) * (u64::from(f.head_dim) + u64::from(self.value_width(f.head_dim))) / 2
+            }
             None => self.attention_width(),
         }
     }
 
-    /// Extra parameters of one full-attention layer over a local one (their own heads).
-    fn full_attention_extra_parameters(&self) -> u64 {
-        let Some(f) = self.full_attention else { return 0 };
+    /// Parameters of one full-attention layer's attention (their own heads, where they differ from
+    /// the local layers').
+    fn full_attention_parameters_per_layer(&self) -> u64 {
+        let Some(f) = self.full_attention else {
+            return self.attention_parameters_per_layer();
+        };
         let h = u64::from(self.hidden_size);
-        let q = u64::from(self.attention_heads) * u64::from(f.head_dim);
-        let kv = u64::from(f.kv_heads) * u64::from(f.head_dim) * if f.keys_as_values { 1 } else { 2 };
-        (2 * h * q + h * kv).saturating_sub(self.attention_parameters_per_layer())
+        let heads = u64::from(self.attention_heads);
+        let (key, value) = (u64::from(f.head_dim), u64::from(self.value_width(f.head_dim)));
+        let kv = u64::from(f.kv_heads) * if f.keys_as_values { key } else { key + value };
+        h * heads * key + heads * value * h + h * kv
     }
 
     /// Attention layers of each kind: (full, local).
@@ -601,9 +619,10 @@ impl TransformerStack {
             let out = heads * u64::from(m.v_head_dim) * h;
             return q + kv_down + kv_up + out;
         }
-        let kv = u64::from(self.kv_heads) * u64::from(self.head_dim);
-        let query_sized = if self.gated_attention { 3 } else { 2 };
-        let one = query_sized * h * heads * u64::from(self.head_dim) + 2 * h * kv;
+        let (key, value) = (u64::from(self.head_dim), u64::from(self.value_width(self.head_dim)));
+        // Queries (and Qwen3-Next's gate) at the key width; the output reads the value heads.
+        let query_sized = if self.gated_attention { 2 } else { 1 };
+        let one = query_sized * h * heads * key + heads * value * h + h * u64::from(self.kv_heads) * (key + value);
         if self.role == StackRole::CrossDecoder {
             2 * one
         } else {
@@ -694,9 +713,10 @@ impl TransformerStack {
         let (mixer_layers, mixers) = self.described_mixer().map_or((0, 0), |(layers, m)| {
             (layers, layers * m.parameters_per_layer(self.hidden_size))
         });
-        ((u64::from(self.layers) - mixer_layers) * self.attention_parameters_per_layer())
+        let attending = u64::from(self.layers) - mixer_layers;
+        let full = self.attention_layer_kinds().0.min(attending);
+        ((attending - full) * self.attention_parameters_per_layer() + full * self.full_attention_parameters_per_layer())
             .saturating_sub(u64::from(self.kv_shared_layers) * kv_projections)
-            + self.attention_layer_kinds().0 * self.full_attention_extra_parameters()
             + self.compressed_attention.map_or(0, |c| {
                 c.compressor_parameters(u64::from(self.hidden_size), u64::from(self.head_dim))
             })
@@ -922,7 +942,7 @@ impl TransformerStack {
         match (self.role, self.latent_attention) {
             (StackRole::Encoder, _) => 0,
             (_, Some(m)) => u64::from(m.kv_lora_rank + m.qk_rope_head_dim),
-            (_, None) => 2 * u64::from(self.kv_heads) * u64::from(self.head_dim),
+            (_, None) => u64::from(self.kv_heads) * u64::from(self.head_dim + self.value_width(self.head_dim)),
         }
     }
 
@@ -930,7 +950,7 @@ impl TransformerStack {
     fn full_kv_values_per_token_per_layer(&self) -> u64 {
         match (self.role, self.full_attention) {
             (StackRole::Encoder, _) => 0,
-            (_, Some(f)) => 2 * u64::from(f.kv_heads) * u64::from(f.head_dim),
+            (_, Some(f)) => u64::from(f.kv_heads) * u64::from(f.head_dim + self.value_width(f.head_dim)),
             (_, None) => self.kv_values_per_token_per_layer(),
         }
     }

@@ -1977,6 +1977,11 @@ export interface TransformerStack {
     stateMixer?: StateMixer | null;
     /** Whether the output projection reuses the input embedding (only matters for generating stacks). */
     tiedEmbeddings: boolean;
+    /**
+     * Width of one value head where it differs from the query/key heads' `head_dim` (MiMo-V2's
+     * 128 against 192; 0: `head_dim`).
+     */
+    valueHeadDim?: number;
     /** Token-embedding rows owned by this stack (0 when shared with another stack or absent). */
     vocabSize: number;
     /**

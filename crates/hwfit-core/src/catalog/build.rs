@@ -38,6 +38,7 @@ pub fn stack(role: StackRole, input: Modality, layers: u32, hidden: u32, heads: 
         mixer_only_layers: 0,
         expert_latent_size: 0,
         gated_attention: false,
+        value_head_dim: 0,
         norm: Norm::LayerNorm,
         norms_per_layer: 2,
         qk_norm: false,

@@ -224,7 +224,19 @@ impl HfConfig {
         s.compressed_attention = self.compressed_attention(kind, layers)?;
         if s.compressed_attention.is_none() {
             s.sliding_window = self.local_attention(kind, layers);
+            if let (Some(kv), Some(_)) = (self.swa_num_key_value_heads.filter(|&n| n > 0), s.sliding_window) {
+                // MiMo-V2: the local layers' own key/value heads; `num_key_value_heads` is the
+                // full layers'.
+                s.kv_heads = kv;
+            }
             s.full_attention = self.full_attention(&s);
+        }
+        // A value head narrower than the query/key heads (MiMo-V2: 128 against 192), outside
+        // latent attention (whose `v_head_dim` is its own).
+        if s.latent_attention.is_none() && s.compressed_attention.is_none() {
+            if let Some(v) = self.v_head_dim.filter(|&v| v > 0 && v != s.head_dim) {
+                s.value_head_dim = v;
+            }
         }
         s.recurrent_layers = match blocks {
             Some(b) => b.mamba,
@@ -374,7 +386,11 @@ impl HfConfig {
     fn full_attention(&self, s: &TransformerStack) -> Option<crate::spec::FullAttention> {
         s.sliding_window?;
         let f = crate::spec::FullAttention {
-            kv_heads: self.num_global_key_value_heads.filter(|&n| n > 0).unwrap_or(s.kv_heads),
+            kv_heads: self
+                .num_global_key_value_heads
+                .or(self.swa_num_key_value_heads.and(self.num_key_value_heads))
+                .filter(|&n| n > 0)
+                .unwrap_or(s.kv_heads),
             head_dim: self.global_head_dim.filter(|&d| d > 0).unwrap_or(s.head_dim),
             keys_as_values: self.attention_k_eq_v == Some(true),
         };
@@ -436,7 +452,10 @@ impl HfConfig {
     /// Layers of a mixture-of-experts decoder that keep a dense feed-forward, and its width.
     fn dense_layers(&self, kind: &str, layers: u32) -> (u32, u32) {
         let dense_size = self.intermediate_size_mlp.or(self.intermediate_size).unwrap_or(0);
-        let count = if let Some(k) = self.first_k_dense_replace {
+        let count = if let Some(flags) = self.moe_layer_freq.as_deref() {
+            // MiMo-V2: a flag per layer, 0 for a dense feed-forward.
+            flags.iter().take(layers as usize).filter(|&&f| f == 0).count() as u32
+        } else if let Some(k) = self.first_k_dense_replace {
             // DeepSeek-V2/V3, Kimi K2, GLM-4.5: the first k layers are dense.
             k
         } else if let Some(step) = self.interleave_moe_layer_step.filter(|&s| s > 1) {
@@ -478,6 +497,9 @@ impl HfConfig {
                 layers: local.min(layers),
             })
             .filter(|w| w.layers > 0);
+        } else if let Some(pattern) = self.hybrid_layer_pattern.as_deref().filter(|p| !p.is_empty()) {
+            // MiMo-V2: 1 marks a sliding-window layer.
+            pattern.iter().take(layers as usize).filter(|&&f| f == 1).count() as u32
         } else if kind.starts_with("llama4") {
             return self
                 .attention_chunk_size
@@ -744,6 +766,7 @@ pub(super) const DECODERS: &[&str] = &[
     "gpt_neox",
     "nemotron",
     "dots1",
+    "mimo_v2_flash",
     "arcee",
     "seed_oss",
     "apertus",

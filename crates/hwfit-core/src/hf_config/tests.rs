@@ -666,3 +666,37 @@ fn deepseek_v4_reads_its_compressed_attention_layer_by_layer() {
         "{err}"
     );
 }
+
+#[test]
+fn mimo_v2_flash_reads_its_value_width_and_each_layer_kinds_heads() {
+    let text = include_str!("../../data/models/configs/XiaomiMiMo__MiMo-V2-Flash.json");
+    let config = HfConfig::deserialize_value(&parse_config_text(text).unwrap()).unwrap();
+    let spec = config.to_model(None).unwrap().spec;
+    let lm = spec.generating_stack().unwrap();
+    // hybrid_layer_pattern: 39 sliding-window layers (8 key/value heads), 9 full ones (4);
+    // moe_layer_freq: the first layer dense.
+    assert_eq!(lm.sliding_window.map(|w| (w.window, w.layers)), Some((128, 39)));
+    assert_eq!(lm.kv_heads, 8);
+    assert_eq!(lm.full_attention.map(|f| (f.kv_heads, f.head_dim)), Some((4, 192)));
+    assert_eq!((lm.head_dim, lm.value_head_dim), (192, 128));
+    assert_eq!(
+        (lm.dense_layers, lm.dense_intermediate_size, lm.moe_layers()),
+        (1, 16384, 47)
+    );
+    // Per layer as transformers 5.24 builds it: a sliding-window layer's q 4096×(64×192), k
+    // 4096×(8×192), v 4096×(8×128), o (64×128)×4096; a full layer's k and v at 4 heads.
+    assert_eq!(
+        lm.attention_parameters_per_layer(),
+        50_331_648 + 6_291_456 + 4_194_304 + 33_554_432
+    );
+    // 308,778,768,832 in transformers (norms and sinks left out here); the README's 309B / 15B.
+    let total = spec.parameters() as f64;
+    assert!((total / 308_778_768_832.0 - 1.0).abs() < 0.001, "{total}");
+    assert!((spec.active_parameters() as f64 / 15e9 - 1.0).abs() < 0.05);
+    // The cache: keys 192 and values 128 wide; the window's 8 heads in 39 layers, 4 in 9 for the
+    // whole context.
+    assert_eq!(
+        spec.kv_cache_bytes(4096, 2),
+        (39 * 128 * 8 * 320 + 9 * 4096 * 4 * 320) * 2
+    );
+}
