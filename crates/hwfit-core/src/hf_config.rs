@@ -115,6 +115,8 @@ pub struct HfConfig {
     pub index_n_heads: Option<u32>,
     pub index_head_dim: Option<u32>,
     pub index_topk: Option<u32>,
+    /// GLM-5.2: per layer, `full` (an indexer of its own) or `shared` (the previous one's choice).
+    pub indexer_types: Option<Vec<String>>,
     // local attention
     pub sliding_window: Option<u32>,
     pub sliding_window_pattern: Option<u32>,

@@ -110,6 +110,10 @@ pub struct TransformerStack {
     /// cache per layer kind) instead of the standard heads.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compressed_attention: Option<CompressedAttention>,
+    /// DeepSeek Sparse Attention (DeepSeek-V3.2, GLM-5): each query attends to the `index_topk`
+    /// cached tokens a lightning indexer scores highest.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sparse_attention: Option<SparseAttention>,
     /// Local (sliding-window or chunked) attention on some of the layers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sliding_window: Option<SlidingWindow>,
@@ -357,6 +361,35 @@ impl CompressedAttention {
     }
 }
 
+/// DeepSeek Sparse Attention (DeepSeek-V3.2 technical report §2.1; GLM-5): a lightning indexer
+/// (`index_heads` × `index_head_dim`: queries from the query latent, one key per token that the
+/// cache keeps, a weight per head) scores every cached token, and each query attends to the
+/// `index_topk` highest. Layers whose indexer is `shared` (GLM-5.2's `indexer_types`) reuse the
+/// previous indexer's choice: no indexer of their own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct SparseAttention {
+    /// The indexer's heads.
+    pub index_heads: u32,
+    /// The indexer's head width (its cached key's width).
+    pub index_head_dim: u32,
+    /// Tokens each query attends to.
+    pub index_topk: u32,
+    /// Layers with an indexer of their own.
+    pub indexed_layers: u32,
+}
+
+impl SparseAttention {
+    /// Parameters of the indexers: queries from a `q_rank` latent (the hidden state without one),
+    /// a key and a weight per head from the hidden state.
+    fn parameters(&self, hidden: u64, q_rank: u64) -> u64 {
+        let from = if q_rank > 0 { q_rank } else { hidden };
+        let heads = u64::from(self.index_heads);
+        let dim = u64::from(self.index_head_dim);
+        u64::from(self.indexed_layers) * (from * heads * dim + hidden * dim + hidden * heads)
+    }
+}
+
 /// Local attention on some layers: each of them attends to (and caches) at most `window` tokens.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
@@ -511,6 +544,10 @@ pub struct ConvNet {
 #[cfg_attr(feature = "camel-case", serde(rename_all_fields(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "type", rename_all = "snake_case")]
+#[allow(
+    clippy::large_enum_variant,
+    reason = "transformer stacks are nearly every component; boxing them would add an indirection to each"
+)]
 pub enum Component {
     /// A transformer stack.
     Transformer(TransformerStack),
@@ -720,6 +757,10 @@ impl TransformerStack {
             + self.compressed_attention.map_or(0, |c| {
                 c.compressor_parameters(u64::from(self.hidden_size), u64::from(self.head_dim))
             })
+            + self.sparse_attention.map_or(0, |d| {
+                let q_rank = self.latent_attention.map_or(0, |m| u64::from(m.q_lora_rank));
+                d.parameters(u64::from(self.hidden_size), q_rank)
+            })
             + mixers
     }
 
@@ -914,11 +955,17 @@ impl TransformerStack {
             return 2 * self.active_layer_parameters() + attention + self.logit_flops_per_token();
         }
         let (full, local) = self.attention_layer_kinds();
+        // Under sparse attention a query attends to its top-k tokens; the indexers score them all.
+        let (attended, indexer) = self.sparse_attention.map_or((context, 0), |d| {
+            let scored = u64::from(d.indexed_layers) * context * u64::from(d.index_heads) * u64::from(d.index_head_dim);
+            (context.min(u64::from(d.index_topk)), 2 * scored)
+        });
         let local_context = self
             .sliding_window
-            .map_or(context, |w| context.min(u64::from(w.window)));
-        let attention =
-            2 * (full * context * self.full_attention_width() + local * local_context * self.attention_width());
+            .map_or(attended, |w| attended.min(u64::from(w.window)));
+        let attention = 2
+            * (full * attended * self.full_attention_width() + local * local_context * self.attention_width())
+            + indexer;
         let scan = self
             .described_mixer()
             .map_or(0, |(layers, m)| layers * m.scan_flops_per_token());
@@ -963,6 +1010,12 @@ impl TransformerStack {
         }
         let (full, local) = self.attention_layer_kinds();
         let local_tokens = self.sliding_window.map_or(tokens, |w| tokens.min(u64::from(w.window)));
+        // The indexers' keys, one per token and indexed layer.
+        let indexer_keys = self.sparse_attention.map_or(0, |d| {
+            u64::from(d.indexed_layers)
+                .saturating_mul(tokens)
+                .saturating_mul(u64::from(d.index_head_dim))
+        });
         (full.saturating_mul(tokens))
             .saturating_mul(self.full_kv_values_per_token_per_layer())
             .saturating_add(
@@ -970,6 +1023,7 @@ impl TransformerStack {
                     .saturating_mul(local_tokens)
                     .saturating_mul(self.kv_values_per_token_per_layer()),
             )
+            .saturating_add(indexer_keys)
     }
 
     /// Attention layers that cache keys and values (all but the sharing ones).

@@ -1719,6 +1719,24 @@ export interface SlidingWindow {
     window: number;
 }
 
+/**
+ * DeepSeek Sparse Attention (DeepSeek-V3.2 technical report §2.1; GLM-5): a lightning indexer
+ * (`index_heads` × `index_head_dim`: queries from the query latent, one key per token that the
+ * cache keeps, a weight per head) scores every cached token, and each query attends to the
+ * `index_topk` highest. Layers whose indexer is `shared` (GLM-5.2's `indexer_types`) reuse the
+ * previous indexer's choice: no indexer of their own.
+ */
+export interface SparseAttention {
+    /** The indexer's head width (its cached key's width). */
+    index_head_dim: number;
+    /** The indexer's heads. */
+    index_heads: number;
+    /** Tokens each query attends to. */
+    index_topk: number;
+    /** Layers with an indexer of their own. */
+    indexed_layers: number;
+}
+
 /** A spec's peak rates: [`DenseTflops`] as a request reads it (camelCase in the npm package). */
 export interface SpecRates {
     /** BF16 tensor/matrix rate. */
@@ -1970,6 +1988,11 @@ export interface TransformerStack {
     sharedExpertSize?: number;
     /** Local (sliding-window or chunked) attention on some of the layers. */
     slidingWindow?: SlidingWindow | null;
+    /**
+     * DeepSeek Sparse Attention (DeepSeek-V3.2, GLM-5): each query attends to the `index_topk`
+     * cached tokens a lightning indexer scores highest.
+     */
+    sparseAttention?: SparseAttention | null;
     /**
      * The token mixer of the recurrent layers, where the config describes it (without one they
      * are counted as attention layers that cache nothing).

@@ -31,6 +31,7 @@ pub fn stack(role: StackRole, input: Modality, layers: u32, hidden: u32, heads: 
         dense_intermediate_size: 0,
         latent_attention: None,
         compressed_attention: None,
+        sparse_attention: None,
         sliding_window: None,
         full_attention: None,
         recurrent_layers: 0,

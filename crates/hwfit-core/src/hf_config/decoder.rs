@@ -8,8 +8,8 @@ use alloc::vec::Vec;
 use super::{need, HfConfig};
 use crate::catalog::build::{llama, stack};
 use crate::spec::{
-    CompressedAttention, LatentAttention, MixerKind, Modality, Norm, SlidingWindow, StackRole, StateMixer,
-    TransformerStack,
+    CompressedAttention, LatentAttention, MixerKind, Modality, Norm, SlidingWindow, SparseAttention, StackRole,
+    StateMixer, TransformerStack,
 };
 use crate::CoreError;
 
@@ -231,6 +231,9 @@ impl HfConfig {
             }
             s.full_attention = self.full_attention(&s);
         }
+        if s.compressed_attention.is_none() {
+            s.sparse_attention = self.sparse_attention(layers);
+        }
         // A value head narrower than the query/key heads (MiMo-V2: 128 against 192), outside
         // latent attention (whose `v_head_dim` is its own).
         if s.latent_attention.is_none() && s.compressed_attention.is_none() {
@@ -379,6 +382,34 @@ impl HfConfig {
             heavy_layers,
             heavy_ratio,
         }))
+    }
+
+    /// DeepSeek Sparse Attention, where the config states its indexer (`index_topk`,
+    /// `index_n_heads`, `index_head_dim`; DeepSeek-V3.2, GLM-5): every layer has an indexer unless
+    /// `indexer_types` marks it `shared`.
+    fn sparse_attention(&self, layers: u32) -> Option<SparseAttention> {
+        let (topk, heads, dim) = (
+            self.index_topk.filter(|&k| k > 0)?,
+            self.index_n_heads.filter(|&n| n > 0)?,
+            self.index_head_dim.filter(|&d| d > 0)?,
+        );
+        let indexed_layers = self
+            .indexer_types
+            .as_deref()
+            .filter(|t| !t.is_empty())
+            .map_or(layers, |types| {
+                types
+                    .iter()
+                    .take(layers as usize)
+                    .filter(|t| t.as_str() != "shared")
+                    .count() as u32
+            });
+        Some(SparseAttention {
+            index_heads: heads,
+            index_head_dim: dim,
+            index_topk: topk,
+            indexed_layers,
+        })
     }
 
     /// The full-attention layers' own heads, where the config gives them other ones than the local

@@ -700,3 +700,31 @@ fn mimo_v2_flash_reads_its_value_width_and_each_layer_kinds_heads() {
         (39 * 128 * 8 * 320 + 9 * 4096 * 4 * 320) * 2
     );
 }
+
+#[test]
+fn deepseek_sparse_attention_attends_to_its_top_k_and_caches_the_indexers_keys() {
+    let catalog = Catalog::builtin();
+    let v32 = &catalog.resolve("deepseek-ai/DeepSeek-V3.2").unwrap().spec;
+    let lm = v32.generating_stack().unwrap();
+    let d = lm.sparse_attention.unwrap();
+    assert_eq!(
+        (d.index_heads, d.index_head_dim, d.index_topk, d.indexed_layers),
+        (64, 128, 2048, 61)
+    );
+    // 671,878 M in transformers 5.24: the indexers' projections (1536 × 64·128 queries, 7168 × 128
+    // keys, 7168 × 64 weights per layer) are what DeepSeek-V3's count lacks.
+    let total = v32.parameters() as f64;
+    assert!((total / 671_878e6 - 1.0).abs() < 0.0005, "{total}");
+    // The cache: MLA's 512 + 64 values and the indexer's 128-wide key per token and layer.
+    assert_eq!(v32.kv_cache_bytes(1000, 2), 1000 * 61 * (576 + 128) * 2);
+    // Past 2,048 tokens a decode step's attention stops growing; the indexers' scoring does not.
+    let flops = |context| v32.flops_per_generated_token(context).unwrap();
+    assert_eq!(flops(100_000) - flops(50_000), 2 * 61 * 50_000 * 64 * 128);
+    // GLM-5.2: 57 of 78 layers share the previous indexer's choice (no indexer, no keys).
+    let glm = &catalog.resolve("zai-org/GLM-5.2").unwrap().spec;
+    assert_eq!(
+        glm.generating_stack().unwrap().sparse_attention.unwrap().indexed_layers,
+        21
+    );
+    assert!((glm.parameters() as f64 / 743_377e6 - 1.0).abs() < 0.0005);
+}
