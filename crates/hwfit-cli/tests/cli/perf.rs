@@ -155,27 +155,20 @@ fn predict_errors() {
 /// target can answer is refused with the first one's error.
 #[test]
 fn a_target_that_refuses_leaves_the_others_answered() {
-    let answer = run_json(&[
+    const ASK: [&str; 6] = [
         "predict",
         "Qwen/Qwen3-8B",
         "--device",
         "EPYC 9654,H100 SXM",
         "--precision",
         "fp8",
-        "--json",
-    ]);
+    ];
+    let answer = run_json(&[&ASK[..], &["--json"]].concat());
     assert!(answer["predictions"]["nvidia-h100-sxm"]["throughput"].as_f64().unwrap() > 0.0);
     assert!(answer["predictions"].get("amd-epyc-9654").is_none(), "{answer}");
     let why = answer["refused"]["amd-epyc-9654"].as_str().unwrap();
     assert!(why.starts_with("cpu does not support precision fp8"), "{why}");
-    let text = run_ok(&[
-        "predict",
-        "Qwen/Qwen3-8B",
-        "--device",
-        "EPYC 9654,H100 SXM",
-        "--precision",
-        "fp8",
-    ]);
+    let text = run_ok(&ASK);
     assert!(
         text.contains("amd-epyc-9654: not predicted: cpu does not support precision fp8"),
         "{text}"
