@@ -117,6 +117,10 @@ pub struct HfConfig {
     pub index_topk: Option<u32>,
     /// GLM-5.2: per layer, `full` (an indexer of its own) or `shared` (the previous one's choice).
     pub indexer_types: Option<Vec<String>>,
+    /// MiniMax-M3's sparse attention (MSA).
+    pub sparse_attention_config: Option<SparseAttentionConfig>,
+    /// MiniMax-M3: the dense layers' feed-forward width (the experts' is `intermediate_size`).
+    pub dense_intermediate_size: Option<u32>,
     // local attention
     pub sliding_window: Option<u32>,
     pub sliding_window_pattern: Option<u32>,
@@ -284,6 +288,26 @@ pub struct HfConfig {
     // DINOv3's ViT
     pub use_gated_mlp: Option<bool>,
     pub num_register_tokens: Option<u32>,
+}
+
+/// MiniMax Sparse Attention (MiniMax-M3's `sparse_attention_config`): an indexer of
+/// `sparse_num_index_heads` × `sparse_index_dim` scores the cached tokens, its scores max-pooled
+/// into blocks of `sparse_block_size`; each query attends to the `sparse_topk_blocks` best blocks,
+/// the `sparse_init_block` first and the `sparse_local_block` last, on the layers
+/// `sparse_attention_freq` flags.
+#[allow(missing_docs)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(default)]
+pub struct SparseAttentionConfig {
+    pub use_sparse_attention: Option<bool>,
+    pub sparse_attention_freq: Option<Vec<u32>>,
+    pub sparse_block_size: Option<u32>,
+    pub sparse_index_dim: Option<u32>,
+    pub sparse_num_index_heads: Option<u32>,
+    pub sparse_topk_blocks: Option<u32>,
+    pub sparse_init_block: Option<u32>,
+    pub sparse_local_block: Option<u32>,
 }
 
 /// DeepSeek-V4's tokens per compressed cache entry of each attention layer kind.

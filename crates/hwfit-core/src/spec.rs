@@ -361,11 +361,13 @@ impl CompressedAttention {
     }
 }
 
-/// DeepSeek Sparse Attention (DeepSeek-V3.2 technical report §2.1; GLM-5): a lightning indexer
-/// (`index_heads` × `index_head_dim`: queries from the query latent, one key per token that the
-/// cache keeps, a weight per head) scores every cached token, and each query attends to the
-/// `index_topk` highest. Layers whose indexer is `shared` (GLM-5.2's `indexer_types`) reuse the
-/// previous indexer's choice: no indexer of their own.
+/// Sparse attention chosen by an indexer: DeepSeek Sparse Attention (DeepSeek-V3.2 technical
+/// report §2.1; GLM-5) — a lightning indexer (`index_heads` × `index_head_dim`: queries from the
+/// query latent, one key per token that the cache keeps, a weight per head) scores every cached
+/// token, and each query attends to the `index_topk` highest — and MiniMax Sparse Attention
+/// (MiniMax-M3: the indexer's scores max-pooled into blocks, each query attending to its top blocks
+/// and the block before it: `index_topk` tokens in all). Layers whose indexer is `shared`
+/// (GLM-5.2's `indexer_types`) reuse the previous indexer's choice: no indexer of their own.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SparseAttention {
@@ -377,6 +379,10 @@ pub struct SparseAttention {
     pub index_topk: u32,
     /// Layers with an indexer of their own.
     pub indexed_layers: u32,
+    /// Whether the indexer weighs its heads with a projection of its own (DeepSeek's
+    /// `weights_proj`; MiniMax-M3's block indexer has none).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub weighted_heads: bool,
 }
 
 impl SparseAttention {
@@ -386,7 +392,8 @@ impl SparseAttention {
         let from = if q_rank > 0 { q_rank } else { hidden };
         let heads = u64::from(self.index_heads);
         let dim = u64::from(self.index_head_dim);
-        u64::from(self.indexed_layers) * (from * heads * dim + hidden * dim + hidden * heads)
+        let weights = if self.weighted_heads { hidden * heads } else { 0 };
+        u64::from(self.indexed_layers) * (from * heads * dim + hidden * dim + weights)
     }
 }
 

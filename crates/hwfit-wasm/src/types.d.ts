@@ -1720,11 +1720,13 @@ export interface SlidingWindow {
 }
 
 /**
- * DeepSeek Sparse Attention (DeepSeek-V3.2 technical report §2.1; GLM-5): a lightning indexer
- * (`index_heads` × `index_head_dim`: queries from the query latent, one key per token that the
- * cache keeps, a weight per head) scores every cached token, and each query attends to the
- * `index_topk` highest. Layers whose indexer is `shared` (GLM-5.2's `indexer_types`) reuse the
- * previous indexer's choice: no indexer of their own.
+ * Sparse attention chosen by an indexer: DeepSeek Sparse Attention (DeepSeek-V3.2 technical
+ * report §2.1; GLM-5) — a lightning indexer (`index_heads` × `index_head_dim`: queries from the
+ * query latent, one key per token that the cache keeps, a weight per head) scores every cached
+ * token, and each query attends to the `index_topk` highest — and MiniMax Sparse Attention
+ * (MiniMax-M3: the indexer's scores max-pooled into blocks, each query attending to its top blocks
+ * and the block before it: `index_topk` tokens in all). Layers whose indexer is `shared`
+ * (GLM-5.2's `indexer_types`) reuse the previous indexer's choice: no indexer of their own.
  */
 export interface SparseAttention {
     /** The indexer's head width (its cached key's width). */
@@ -1735,6 +1737,11 @@ export interface SparseAttention {
     index_topk: number;
     /** Layers with an indexer of their own. */
     indexed_layers: number;
+    /**
+     * Whether the indexer weighs its heads with a projection of its own (DeepSeek's
+     * `weights_proj`; MiniMax-M3's block indexer has none).
+     */
+    weighted_heads?: boolean;
 }
 
 /** A spec's peak rates: [`DenseTflops`] as a request reads it (camelCase in the npm package). */

@@ -69,6 +69,7 @@ const QK_NORMED: &[&str] = &[
     "qwen3_moe",
     "qwen3_next",
     "minimax_m2",
+    "minimax_m3",
     "olmo2",
     "olmo3",
     "olmoe",
@@ -388,6 +389,13 @@ impl HfConfig {
     /// `index_n_heads`, `index_head_dim`; DeepSeek-V3.2, GLM-5): every layer has an indexer unless
     /// `indexer_types` marks it `shared`.
     fn sparse_attention(&self, layers: u32) -> Option<SparseAttention> {
+        if let Some(msa) = self
+            .sparse_attention_config
+            .as_ref()
+            .filter(|c| c.use_sparse_attention != Some(false))
+        {
+            return Self::block_sparse_attention(msa, layers);
+        }
         let (topk, heads, dim) = (
             self.index_topk.filter(|&k| k > 0)?,
             self.index_n_heads.filter(|&n| n > 0)?,
@@ -409,7 +417,28 @@ impl HfConfig {
             index_head_dim: dim,
             index_topk: topk,
             indexed_layers,
+            weighted_heads: true,
         })
+    }
+
+    /// MiniMax Sparse Attention: the top blocks, the first and the last ones a query attends to,
+    /// in tokens; the indexer on the layers `sparse_attention_freq` flags (every layer without it).
+    fn block_sparse_attention(c: &crate::hf_config::SparseAttentionConfig, layers: u32) -> Option<SparseAttention> {
+        let block = c.sparse_block_size.filter(|&b| b > 0)?;
+        let blocks = c.sparse_topk_blocks.filter(|&k| k > 0)?
+            + c.sparse_init_block.unwrap_or(0)
+            + c.sparse_local_block.unwrap_or(0);
+        let indexed_layers = c.sparse_attention_freq.as_deref().map_or(layers, |flags| {
+            flags.iter().take(layers as usize).filter(|&&f| f != 0).count() as u32
+        });
+        Some(SparseAttention {
+            index_heads: c.sparse_num_index_heads.filter(|&n| n > 0)?,
+            index_head_dim: c.sparse_index_dim.filter(|&d| d > 0)?,
+            index_topk: blocks.saturating_mul(block),
+            indexed_layers,
+            weighted_heads: false,
+        })
+        .filter(|s| s.indexed_layers > 0)
     }
 
     /// The full-attention layers' own heads, where the config gives them other ones than the local
@@ -482,7 +511,11 @@ impl HfConfig {
 
     /// Layers of a mixture-of-experts decoder that keep a dense feed-forward, and its width.
     fn dense_layers(&self, kind: &str, layers: u32) -> (u32, u32) {
-        let dense_size = self.intermediate_size_mlp.or(self.intermediate_size).unwrap_or(0);
+        let dense_size = self
+            .intermediate_size_mlp
+            .or(self.dense_intermediate_size)
+            .or(self.intermediate_size)
+            .unwrap_or(0);
         let count = if let Some(flags) = self.moe_layer_freq.as_deref() {
             // MiMo-V2: a flag per layer, 0 for a dense feed-forward.
             flags.iter().take(layers as usize).filter(|&&f| f == 0).count() as u32
@@ -780,6 +813,7 @@ pub(super) const DECODERS: &[&str] = &[
     "deepseek_v4",
     "kimi_k2",
     "minimax_m2",
+    "minimax_m3",
     "glm",
     "glm4",
     "glm4_moe",

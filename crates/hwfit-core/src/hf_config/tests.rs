@@ -727,4 +727,25 @@ fn deepseek_sparse_attention_attends_to_its_top_k_and_caches_the_indexers_keys()
         21
     );
     assert!((glm.parameters() as f64 / 743_377e6 - 1.0).abs() < 0.0005);
+    // MiniMax-M3's block-sparse attention: a 4-head indexer with one shared 128-wide key (no head
+    // weights) on the 57 layers sparse_attention_freq flags; a query attends to 16 blocks of 128
+    // and the block before it. Its dense layers are dense_intermediate_size (12,288) wide.
+    let m3 = &catalog.resolve("MiniMaxAI/MiniMax-M3").unwrap().spec;
+    let lm = m3.generating_stack().unwrap();
+    let d = lm.sparse_attention.unwrap();
+    assert_eq!(
+        (
+            d.index_heads,
+            d.index_head_dim,
+            d.index_topk,
+            d.indexed_layers,
+            d.weighted_heads
+        ),
+        (4, 128, 2176, 57, false)
+    );
+    assert_eq!((lm.dense_layers, lm.dense_intermediate_size), (3, 12288));
+    // transformers 5.24: MiniMaxM3VLTextModel's 424,945,372,416 and the 200,064 × 6,144 output
+    // projection (norms left out here).
+    let total = m3.parameters() as f64;
+    assert!((total / 426_174_565_632.0 - 1.0).abs() < 0.0005, "{total}");
 }
