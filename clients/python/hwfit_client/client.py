@@ -442,6 +442,7 @@ class HardwareSelectionClient:
         model_config: Optional[ModelConfig] = None,
         threads: Optional[int] = None,
         browser: Optional[Browser] = None,
+        mixed_precision: Optional[bool] = None,
     ) -> JsonDict:
         """``POST /hardware/select``: the best hardware for one model.
 
@@ -468,6 +469,9 @@ class HardwareSelectionClient:
                 candidates, as the npm package's probe describes it: the facts in words
                 (``"firefox, gpu=NVIDIA GeForce RTX 3080, isolated, cores=16"``) or the probe's
                 ``capabilities`` dict.
+            mixed_precision: training at ``fp16``/``bf16``: ``True`` (the default) keeps fp32
+                weights, gradients and AdamW state with the products under autocast (PyTorch's
+                AMP); ``False`` trains everything at the precision (pure 16-bit training).
 
         Returns:
             ``{model_family, model_name, model_size, model_size_category, batch_size,
@@ -491,6 +495,7 @@ class HardwareSelectionClient:
                 "model_config": _model_config(model_config),
                 "threads": threads,
                 "browser": _browser(browser),
+                "mixed_precision": mixed_precision,
             },
         )
 
@@ -582,6 +587,7 @@ class HardwareSelectionClient:
         threads: Optional[int] = None,
         browser: Optional[Browser] = None,
         prompt_chunk: Optional[int] = None,
+        mixed_precision: Optional[bool] = None,
     ) -> JsonDict:
         """``POST /performance/predict``: throughput, latency and memory per hardware.
 
@@ -611,6 +617,10 @@ class HardwareSelectionClient:
                 ``--ubatch-size``, mlx-lm's ``prefill_step_size``); omitted: the runtime's (512
                 for llama.cpp, 2048 for MLX, the whole prompt elsewhere). Each pass reads the
                 weights its tokens reach; ``prompt_passes`` in the answer says how many.
+            mixed_precision: training at ``fp16``/``bf16``: ``True`` (the default) keeps fp32
+                weights, gradients and AdamW state with the products under autocast (PyTorch's
+                AMP); ``False`` trains everything at the precision (pure 16-bit training).
+                The answer's ``mixed_precision`` says which a training step was predicted for.
 
         Returns:
             ``{model_name, ..., "predictions": {<hw>: {throughput, latency, memory_usage, source,
@@ -640,6 +650,7 @@ class HardwareSelectionClient:
                 "threads": threads,
                 "browser": _browser(browser),
                 "prompt_chunk": prompt_chunk,
+                "mixed_precision": mixed_precision,
             },
         )
 
@@ -703,11 +714,14 @@ class HardwareSelectionClient:
         precision: Optional[str] = None,
         sequence_length: Optional[int] = None,
         model_config: Optional[ModelConfig] = None,
+        mixed_precision: Optional[bool] = None,
     ) -> JsonDict:
         """``POST /analysis/model``: performance and recommendations per batch size and hardware.
 
         ``hardware_platforms`` are hardware types (a string is one type), ``devices``
-        catalog device names; neither: what the server detects.
+        catalog device names; neither: what the server detects. ``mixed_precision``: the
+        training part at ``fp16``/``bf16`` in mixed precision (``True``, the default) or pure
+        (``False``), as in ``predict_performance``.
 
         Returns:
             ``{model_name, model_family, hardware_platforms, batch_sizes,
@@ -726,6 +740,7 @@ class HardwareSelectionClient:
                 "precision": precision,
                 "sequence_length": sequence_length,
                 "model_config": _model_config(model_config),
+                "mixed_precision": mixed_precision,
             },
         )
 
@@ -824,11 +839,15 @@ class HardwareSelectionClient:
         mode: Optional[str] = None,
         model_family: Optional[str] = None,
         model_config: Optional[ModelConfig] = None,
+        mixed_precision: Optional[bool] = None,
     ) -> JsonDict:
         """``POST /resources``: memory, CPU cores and disk the model needs on one hardware type.
 
         ``hardware`` is one hardware type (a ``torch.device`` gives its type);
-        the server's default is ``cpu``.
+        the server's default is ``cpu``. ``mixed_precision`` (training at ``fp16``/``bf16``):
+        ``True``, the default, counts fp32 weights with autocast's 16-bit copies, fp32 gradients
+        and AdamW moments (18 bytes per parameter); ``False`` all of them at the precision
+        (8 bytes per parameter at ``bf16``).
 
         Returns:
             ``{model_name, family, ..., "resource_requirements": {min_memory_mb,
@@ -845,6 +864,7 @@ class HardwareSelectionClient:
                 "mode": mode,
                 "model_family": model_family,
                 "model_config": _model_config(model_config),
+                "mixed_precision": mixed_precision,
             },
         )
 

@@ -387,6 +387,28 @@ class PerformanceTests(ServerTest):
             self.client.predict_performance("Qwen/Qwen3-30B-A3B", prompt_chunk=0, **ask)
         self.assertIn("prompt_chunk", str(raised.exception))
 
+    def test_training_in_mixed_precision_or_pure(self) -> None:
+        # A bf16 training step is mixed precision unless asked pure: fp32 weights, gradients and
+        # AdamW state (18 bytes per parameter) against all of them at bf16 (8), and the mixed
+        # step streams the fp32 optimizer state and autocast's casts.
+        ask = dict(devices="H100 SXM", precision="bf16", mode="training", batch_size=1, sequence_length=512)
+        mixed = self.client.predict_performance("meta-llama/Llama-3.2-1B", **ask)
+        pure = self.client.predict_performance("meta-llama/Llama-3.2-1B", mixed_precision=False, **ask)
+        self.assertIs(mixed["mixed_precision"], True)
+        self.assertIs(pure["mixed_precision"], False)
+        m, p = mixed["predictions"]["nvidia-h100-sxm"], pure["predictions"]["nvidia-h100-sxm"]
+        self.assertGreater(m["memory_usage"], p["memory_usage"])
+        self.assertGreater(m["latency"], p["latency"])
+        ram = {
+            flag: self.client.estimate_resources(
+                "meta-llama/Llama-3.2-1B", hardware="cuda", mixed_precision=flag, **{k: v for k, v in ask.items() if k != "devices"}
+            )["resource_requirements"]
+            for flag in (True, False)
+        }
+        self.assertIs(ram[False]["mixed_precision"], False)
+        b = ram[True]["breakdown"]
+        self.assertAlmostEqual(b["optimizer_state_mb"], 2 * b["gradients_mb"], delta=1)
+
     def test_get_distributed_config(self) -> None:
         r = self.client.get_distributed_config("gpt2", 8, 16)
         for key in (

@@ -439,6 +439,11 @@ pub struct StepArgs {
     /// Tokens per sequence (the KV context for decode) [default: 128, at most the model's positions].
     #[arg(long, visible_alias = "sequence-length", allow_negative_numbers = true)]
     pub seq_length: Option<u32>,
+    /// Training at fp16/bf16: fp32 weights, gradients and AdamW state with the products under
+    /// autocast (true, the default: PyTorch's AMP), or all of them at the precision (false: pure
+    /// 16-bit training).
+    #[arg(long, value_name = "BOOL", action = clap::ArgAction::Set)]
+    pub mixed_precision: Option<bool>,
 }
 
 /// How a CPU target runs.
@@ -559,6 +564,11 @@ pub struct AnalyzeArgs {
     /// Tokens per sequence [default: 128, at most the model's positions].
     #[arg(long, visible_alias = "sequence-length", allow_negative_numbers = true)]
     pub seq_length: Option<u32>,
+    /// Training at fp16/bf16: fp32 weights, gradients and AdamW state with the products under
+    /// autocast (true, the default: PyTorch's AMP), or all of them at the precision (false: pure
+    /// 16-bit training).
+    #[arg(long, value_name = "BOOL", action = clap::ArgAction::Set)]
+    pub mixed_precision: Option<bool>,
     #[command(flatten)]
     pub config: ConfigArg,
     /// Print JSON (the default is a table).

@@ -48,6 +48,16 @@ pub fn note(message: &str) {
     eprintln!("note: {message}");
 }
 
+/// A step's precision for people: "bf16", or for a training step "bf16 mixed precision" / "pure
+/// bf16" (`mixed_precision`, absent for inference).
+pub fn training_precision(precision: hwfit_core::Precision, mixed_precision: Option<bool>) -> String {
+    match mixed_precision {
+        Some(true) => format!("{precision} mixed precision"),
+        Some(false) if precision != hwfit_core::Precision::Fp32 => format!("pure {precision}"),
+        _ => precision.to_string(),
+    }
+}
+
 /// Megabytes as "1,234 MB" / "12.3 GB" for people.
 pub fn mb(value: f64) -> String {
     if value >= 10_240.0 {

@@ -52,6 +52,7 @@ fn bench(c: &mut Criterion) {
         mode: Mode::Inference,
         precision: Precision::Fp16,
         task_type: None,
+        mixed_precision: None,
         candidates,
     };
     let config = SelectionConfig::default();

@@ -212,6 +212,21 @@ impl Precision {
         }
     }
 
+    /// Whether training at this precision is mixed precision — fp32 weights, gradients and AdamW
+    /// state, the matrix products at this precision under autocast (PyTorch's AMP) — given what a
+    /// request asked (`requested`): by default yes at fp16 and bf16, as `torch.autocast`, Hugging
+    /// Face's Trainer (`bf16=True`) and the ZeRO paper's 16 bytes per parameter train; `false`
+    /// means pure training (weights, gradients and AdamW state at this precision). fp32 training
+    /// has nothing to mix, whatever was asked.
+    #[must_use]
+    pub const fn mixed_precision(self, requested: Option<bool>) -> bool {
+        match requested {
+            _ if !matches!(self, Self::Fp16 | Self::Bf16) => false,
+            Some(asked) => asked,
+            None => true,
+        }
+    }
+
     /// Whether weights at this precision can be trained directly (master weights and gradients).
     #[must_use]
     pub const fn is_trainable(self) -> bool {
@@ -279,6 +294,16 @@ impl Precision {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn half_precision_training_is_mixed_unless_asked_pure() {
+        assert!(Precision::Bf16.mixed_precision(None));
+        assert!(Precision::Fp16.mixed_precision(Some(true)));
+        assert!(!Precision::Bf16.mixed_precision(Some(false)));
+        // fp32 training has nothing to mix.
+        assert!(!Precision::Fp32.mixed_precision(Some(true)));
+        assert!(!Precision::Fp32.mixed_precision(None));
+    }
 
     #[test]
     fn users_spellings_parse() {

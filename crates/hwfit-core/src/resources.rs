@@ -3,14 +3,18 @@
 //! every memory term reported.
 //!
 //! Memory terms (MB are MiB, 2²⁰ bytes):
-//! - weights: parameters × bits per weight / 8 (training: at the training precision);
+//! - weights: parameters × bits per weight / 8 (training: see below);
 //! - KV cache (generative inference): batch × sequence × 2 · layers · kv_heads · head_dim × value bytes;
 //! - activations: inference keeps one layer's working set per stack plus the last token's fp32
-//!   logits; training keeps every layer's activations (Korthikanti et al. 2022) and fp32 logits for
-//!   every position; convolutional nets use their feature-map sizes;
-//! - gradients (training): one value per parameter at the training precision;
-//! - optimizer state (training, Adam): two fp32 moments per parameter, plus an fp32 master copy
-//!   under fp16/bf16 mixed precision (16 bytes per parameter in total, as in the ZeRO paper);
+//!   logits; training keeps every layer's activations (Korthikanti et al. 2022) and, for every
+//!   position, the logits at the activation width plus three fp32 tensors of them at the loss's
+//!   backward pass ([`TRAINING_LOGIT_FP32_COPIES`]); convolutional nets use their feature-map
+//!   sizes (training: two maps per layer);
+//! - training (AdamW): mixed precision ([`Precision::mixed_precision`], the default at fp16/bf16)
+//!   keeps fp32 weights, the 16-bit copies autocast makes of them for the products (cached through
+//!   the forward pass, held for the backward), fp32 gradients and AdamW's two fp32 moments — 18
+//!   bytes per parameter; pure training keeps the weights, gradients and both moments at the
+//!   training precision (8 bytes per parameter at bf16, 16 at fp32);
 //! - runtime overhead: the hardware type's allowance (see [`HardwareType::runtime_overhead_mb`]).
 
 use alloc::format;
@@ -22,6 +26,14 @@ use crate::spec::{ModelSpec, StackRole};
 use crate::{compat, CoreError, HardwareType, Mode, Precision};
 
 const MIB: f64 = 1_048_576.0;
+/// Feature maps per convolutional layer a training step keeps for the backward pass (see
+/// [`activation_bytes`]).
+const CONV_TRAINING_MAPS_PER_LAYER: f64 = 2.0;
+/// fp32 tensors of every logit a training step holds at once, besides the logits themselves: the
+/// loss's log-softmax output (Hugging Face's loss upcasts the logits to fp32; cross-entropy saves
+/// its log-softmax for the backward pass), and in the backward pass the gradient of that output and
+/// the gradient of the logits.
+pub const TRAINING_LOGIT_FP32_COPIES: f64 = 3.0;
 /// Largest batch accepted: beyond this an estimate is meaningless.
 pub const MAX_BATCH_SIZE: u32 = 65_536;
 /// Longest sequence accepted.
@@ -49,9 +61,19 @@ pub struct ResourceInput {
     pub batch_size: u32,
     /// Tokens per text sequence (prompt + generated for generative inference).
     pub seq_length: u32,
+    /// Training: mixed precision or pure (default: [`Precision::mixed_precision`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mixed_precision: Option<bool>,
 }
 
 impl ResourceInput {
+    /// Whether this is training in mixed precision: the request's choice, else the default
+    /// ([`Precision::mixed_precision`]); never for inference.
+    #[must_use]
+    pub const fn trains_mixed(&self) -> bool {
+        matches!(self.mode, Mode::Training) && self.precision.mixed_precision(self.mixed_precision)
+    }
+
     /// Checks the request against the model ([`validate_request`]) and that the hardware supports
     /// the precision.
     pub fn validate(&self, spec: &ModelSpec) -> Result<(), CoreError> {
@@ -111,7 +133,7 @@ pub(crate) fn check_range(field: &'static str, value: u32, max: u32) -> Result<(
 #[cfg_attr(feature = "camel-case", serde(rename_all(serialize = "camelCase")))]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MemoryBreakdown {
-    /// Model weights.
+    /// Model weights (mixed-precision training: the fp32 weights and autocast's 16-bit copies).
     pub weights_mb: f64,
     /// Activations.
     pub activations_mb: f64,
@@ -119,7 +141,7 @@ pub struct MemoryBreakdown {
     pub kv_cache_mb: f64,
     /// Gradients.
     pub gradients_mb: f64,
-    /// Optimizer state (and fp32 master weights).
+    /// Optimizer state (AdamW's two moments).
     pub optimizer_state_mb: f64,
     /// Runtime allowance.
     pub runtime_overhead_mb: f64,
@@ -153,6 +175,10 @@ pub struct ResourceRequirements {
     pub precision: Precision,
     /// Mode.
     pub mode: Mode,
+    /// Training: whether the estimate is for mixed precision (fp32 weights, gradients and AdamW
+    /// state) or pure; absent for inference.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mixed_precision: Option<bool>,
     /// Tokens per sequence assumed.
     pub seq_length: u32,
     /// Memory to run the request at all (sum of the breakdown), MB.
@@ -188,14 +214,23 @@ fn activation_bytes(spec: &ModelSpec, req: &ResourceInput) -> f64 {
             batch * tokens * stack.inference_activation_bytes_per_token(act) as f64
         };
         if stack.generates() {
-            // fp32 logits: every position for the training loss, the last token when generating.
+            // Training: every position's logits and the loss's fp32 tensors of them; generating:
+            // the last token's fp32 logits.
+            let per_logit = if training {
+                act as f64 + TRAINING_LOGIT_FP32_COPIES * 4.0
+            } else {
+                4.0
+            };
             let positions = if training { tokens } else { 1.0 };
-            total += batch * positions * f64::from(stack.vocab_size) * 4.0;
+            total += batch * positions * f64::from(stack.vocab_size) * per_logit;
         }
     }
     for conv in spec.conv_nets() {
         total += if training {
-            batch * (conv.total_activation_elements * act) as f64
+            // Two maps per layer stay for the backward pass: the convolution's output (saved by
+            // its batch norm) and the normalised, activated one (saved by the in-place ReLU and
+            // the next convolution).
+            CONV_TRAINING_MAPS_PER_LAYER * batch * (conv.total_activation_elements * act) as f64
         } else {
             batch * (2 * conv.peak_activation_elements * act) as f64
         };
@@ -220,15 +255,16 @@ fn cpu_cores(spec: &ModelSpec, req: &ResourceInput) -> u32 {
 /// The memory terms of `req` for `spec`, without validation or notes (the performance model's fast path).
 #[must_use]
 pub fn memory_breakdown(spec: &ModelSpec, req: &ResourceInput) -> MemoryBreakdown {
-    let params = spec.parameters();
     let training = req.mode == Mode::Training;
     let act_bytes = req.precision.activation_bytes();
     let weights = spec.weight_bytes(req.precision);
-    let (gradients, optimizer) = if training {
-        let master = if req.precision == Precision::Fp32 { 0.0 } else { 4.0 };
-        (weights, params as f64 * (8.0 + master))
-    } else {
-        (0.0, 0.0)
+    let (weights, gradients, optimizer) = match training {
+        false => (weights, 0.0, 0.0),
+        true if req.trains_mixed() => {
+            let fp32 = spec.weight_bytes(Precision::Fp32);
+            (fp32 + weights, fp32, 2.0 * fp32)
+        }
+        true => (weights, weights, 2.0 * weights),
     };
     let kv_cache = if training {
         0.0
@@ -277,9 +313,13 @@ pub fn estimate_resources(spec: &ModelSpec, req: &ResourceInput) -> Result<Resou
         format!("recommended = minimum × {RECOMMENDED_HEADROOM} headroom (assumed)"),
     ]);
     if training {
-        notes.push(String::from("training: gradients at the training precision; Adam moments in fp32 (+ fp32 master weights under mixed precision); activations per Korthikanti et al. 2022 with memory-efficient attention"));
+        notes.push(if req.trains_mixed() {
+            format!("training in mixed precision: fp32 weights with autocast's {} copies, fp32 gradients and AdamW moments (18 bytes per parameter); activations per Korthikanti et al. 2022 with memory-efficient attention, logits with the loss's fp32 copies", req.precision)
+        } else {
+            format!("training: weights, gradients and AdamW moments at {} ({} bytes per parameter); activations per Korthikanti et al. 2022 with memory-efficient attention, logits with the loss's fp32 copies", req.precision, 4 * req.precision.activation_bytes())
+        });
         notes.push(String::from(
-            "disk: one checkpoint of fp32 weights and Adam moments (12 bytes per parameter)",
+            "disk: one checkpoint of fp32 weights and AdamW moments (12 bytes per parameter)",
         ));
     } else if spec.is_generative() {
         let per_token = spec.kv_cache_bytes_per_token(act_bytes);
@@ -316,6 +356,7 @@ pub fn estimate_resources(spec: &ModelSpec, req: &ResourceInput) -> Result<Resou
         hardware: req.hardware,
         precision: req.precision,
         mode: req.mode,
+        mixed_precision: training.then(|| req.trains_mixed()),
         seq_length: req.seq_length,
         min_memory_mb: libm::ceil(min) as u64,
         recommended_memory_mb: libm::ceil(min * RECOMMENDED_HEADROOM) as u64,
@@ -351,6 +392,7 @@ mod tests {
             mode,
             batch_size,
             seq_length,
+            mixed_precision: None,
         }
     }
 
@@ -379,14 +421,26 @@ mod tests {
     }
 
     #[test]
-    fn training_costs_sixteen_bytes_per_parameter_before_activations() {
+    fn training_keeps_18_bytes_per_parameter_mixed_8_pure_16_at_fp32() {
         let s = spec("bert-base-uncased");
         let p = s.parameters() as f64;
-        let r = estimate_resources(&s, &req(HardwareType::Cuda, Precision::Bf16, Mode::Training, 8, 128)).unwrap();
-        let states = (r.breakdown.weights_mb + r.breakdown.gradients_mb + r.breakdown.optimizer_state_mb) * MIB;
-        assert!((states / p - 16.0).abs() < 0.01, "{}", states / p);
-        assert!(r.breakdown.activations_mb > 0.0);
-        assert!(r.breakdown.kv_cache_mb.abs() < f64::EPSILON);
+        let per_parameter = |precision, mixed_precision| {
+            let input = ResourceInput {
+                mixed_precision,
+                ..req(HardwareType::Cuda, precision, Mode::Training, 8, 128)
+            };
+            let r = estimate_resources(&s, &input).unwrap();
+            assert!(r.breakdown.activations_mb > 0.0);
+            assert!(r.breakdown.kv_cache_mb.abs() < f64::EPSILON);
+            assert_eq!(r.mixed_precision, Some(input.trains_mixed()));
+            (r.breakdown.weights_mb + r.breakdown.gradients_mb + r.breakdown.optimizer_state_mb) * MIB / p
+        };
+        // Mixed precision (the default at bf16): fp32 weights, autocast's bf16 copies, fp32
+        // gradients, two fp32 moments.
+        assert!((per_parameter(Precision::Bf16, None) - 18.0).abs() < 0.01);
+        assert!((per_parameter(Precision::Bf16, Some(false)) - 8.0).abs() < 0.01);
+        assert!((per_parameter(Precision::Fp32, None) - 16.0).abs() < 0.01);
+        assert!((per_parameter(Precision::Fp32, Some(true)) - 16.0).abs() < 0.01);
     }
 
     #[test]
@@ -423,9 +477,9 @@ mod tests {
             &req(HardwareType::Cuda, Precision::Fp16, Mode::Training, 32, 1),
         )
         .unwrap();
-        // 32 × 11,314,688 × 2 B = 690.6 MiB
+        // Two maps per layer: 2 × 32 × 11,314,688 × 2 B = 1,381.2 MiB
         assert!(
-            (r.breakdown.activations_mb - 690.6).abs() < 0.1,
+            (r.breakdown.activations_mb - 1_381.2).abs() < 0.1,
             "{}",
             r.breakdown.activations_mb
         );

@@ -1070,13 +1070,23 @@ impl TransformerStack {
     /// Activation bytes per token of one layer kept for the backward pass (Korthikanti et al. 2022,
     /// Eq. 1, with 16-bit activations: 11h attention + 4h norms + 19h MLP, the MLP terms generalized to
     /// the real inner width `i` as 3h + 4i (+2i when gated), and memory-efficient attention, so no
-    /// s² score term). Scaled by `bytes_per_value / 2` for other activation widths.
+    /// s² score term). GELU's tanh form written out in separate calls (GPT-2's `gelu_new`) has
+    /// autograd save three more inner-width tensors than a fused GELU: the tanh's output and both
+    /// factors of the final product (+6i). Scaled by `bytes_per_value / 2` for other activation
+    /// widths. Query/key norms (`qk_norm`, transformers' RMS norm in separate calls) also keep the
+    /// projections' outputs in fp32 for their backward pass: 4 bytes per query and key value.
     #[must_use]
     pub fn training_activation_bytes_per_token_per_layer(&self, bytes_per_value: u64) -> u64 {
         let h = u64::from(self.hidden_size);
         let i = u64::from(self.intermediate_size) * u64::from(self.active_experts.max(1));
-        let mlp = 3 * h + 4 * i + if self.gated_ffn { 2 * i } else { 0 };
-        (15 * h + mlp) * bytes_per_value / 2
+        let written_out_gelu = if self.written_out_gelu { 6 * i } else { 0 };
+        let mlp = 3 * h + 4 * i + if self.gated_ffn { 2 * i } else { 0 } + written_out_gelu;
+        let qk_norm = if self.qk_norm {
+            4 * u64::from(self.attention_heads + self.kv_heads) * u64::from(self.head_dim)
+        } else {
+            0
+        };
+        (15 * h + mlp) * bytes_per_value / 2 + qk_norm
     }
 
     /// Activation bytes per token live at once during inference: the residual stream, Q/K/V, the

@@ -125,7 +125,7 @@ proptest! {
         let spec = &catalog.entries()[model % catalog.entries().len()].spec().clone();
         let device = &devices.devices()[device % devices.devices().len()];
         let seq = seq.min(spec.max_positions.max(1));
-        let req = PerfRequest { precision, workload, batch_size: batch, seq_length: seq, runtime: None, prompt_chunk: None };
+        let req = PerfRequest { precision, workload, batch_size: batch, seq_length: seq, runtime: None, prompt_chunk: None, mixed_precision: None };
         let answer = PerfModel::builtin().unwrap().predict(spec, device, &req);
         if let Some(p) = check_answer(spec, device, &req, answer)? {
             for v in [p.throughput, p.latency, p.memory_usage, p.flops_per_step, p.bytes_per_step, p.roofline_throughput] {
@@ -150,7 +150,7 @@ proptest! {
         let small = devices.devices()[device % devices.devices().len()].clone();
         let mut big = small.clone();
         big.memory_gb += extra_gb;
-        let req = PerfRequest { precision, workload: Workload::Forward, batch_size: batch, seq_length: spec.max_positions.clamp(1, 128), runtime: None, prompt_chunk: None };
+        let req = PerfRequest { precision, workload: Workload::Forward, batch_size: batch, seq_length: spec.max_positions.clamp(1, 128), runtime: None, prompt_chunk: None, mixed_precision: None };
         let perf = PerfModel::builtin().unwrap();
         let a = check_answer(&spec, &small, &req, perf.predict(&spec, &small, &req))?;
         let b = check_answer(&spec, &big, &req, perf.predict(&spec, &big, &req))?;
@@ -212,6 +212,7 @@ fn every_class_of_request_occurs_and_is_answered_as_classified() {
             seq_length: 128,
             runtime: None,
             prompt_chunk: None,
+            mixed_precision: None,
         };
         assert_eq!(
             refusals(&spec, device, &req),

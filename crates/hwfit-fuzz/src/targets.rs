@@ -326,6 +326,7 @@ pub fn selection_config(data: &[u8]) {
         mode: Mode::Inference,
         precision: Precision::Fp32,
         task_type: None,
+        mixed_precision: None,
         candidates,
     };
     if let Ok(selection) = select_hardware(&spec, &input, hwfit.perf(), &config) {

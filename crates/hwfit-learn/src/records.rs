@@ -139,6 +139,12 @@ fn computed_precision(record: &BenchmarkRecord) -> Result<Precision, String> {
     }
 }
 
+/// Whether a record's step ran under autocast (mixed precision: fp32 weights, gradients and
+/// optimizer state); a 16-bit record without it trained its weights at their own precision.
+fn is_autocast(record: &BenchmarkRecord) -> bool {
+    record.math_mode.as_deref().is_some_and(|m| m.starts_with("autocast "))
+}
+
 /// The runtime a record's step ran on: its `runtime`, or compiled PyTorch where the record's
 /// `execution` says the model went through `torch.compile` (in any mode: `torch.compile
 /// (reduce-overhead)` replays CUDA graphs).
@@ -247,6 +253,7 @@ pub fn step(record: &BenchmarkRecord, catalog: &Catalog, devices: &DeviceCatalog
         },
         runtime: Some(runtime_of(record)?),
         prompt_chunk: None,
+        mixed_precision: Some(is_autocast(record)),
     };
     Ok(MeasuredStep {
         spec,
@@ -303,6 +310,8 @@ pub fn training_set(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hwfit_core::resources::{estimate_resources, ResourceInput};
+    use hwfit_core::{HardwareType, Mode};
 
     fn record(precision: &str, math_mode: Option<&str>) -> BenchmarkRecord {
         let mut r = BenchmarkRecord::new(
@@ -363,6 +372,45 @@ mod tests {
                 .is_some_and(|a| !a.to_string().contains("attention_sinks")));
             let step = step(r, &catalog, &devices).expect("a gpt-oss step");
             assert!(step.spec.stacks().all(|s| s.attention_sinks), "{}", step.label);
+        }
+    }
+
+    #[test]
+    fn training_memory_estimates_hold_the_runners_allocator_peaks() {
+        // Every committed PyTorch training step on a GPU: the allocator's peak
+        // (`torch.cuda.max_memory_allocated`) against the estimate without the runtime's allowance
+        // (the CUDA context is not the allocator's), mixed precision where the step ran under autocast.
+        let catalog = Catalog::builtin();
+        let records = runner_records().expect("the committed records parse");
+        let mut errors = Vec::new();
+        for r in records
+            .iter()
+            .filter(|r| r.workload.as_deref() == Some("train-step") && r.hardware_type.as_deref() == Some("cuda"))
+        {
+            let spec = &catalog.lookup(&r.model_name).expect("a catalog model").spec;
+            let input = ResourceInput {
+                hardware: HardwareType::Cuda,
+                precision: computed_precision(r).expect("a precision"),
+                mode: Mode::Training,
+                batch_size: r.batch_size.expect("a batch size"),
+                seq_length: r.sequence_length.unwrap_or(hwfit_core::api::defaults::SEQUENCE_LENGTH),
+                mixed_precision: Some(is_autocast(r)),
+            };
+            let b = estimate_resources(spec, &input).expect("an estimate").breakdown;
+            let estimate = b.total_mb() - b.runtime_overhead_mb;
+            let measured = r.memory_mb.expect("the allocator's peak");
+            errors.push((
+                (estimate / measured).ln(),
+                format!("{} b{:?} {input:?}", r.model_name, r.batch_size),
+            ));
+        }
+        assert!(errors.len() >= 30, "{} training records", errors.len());
+        for (error, case) in &errors {
+            assert!(
+                error.abs() < 1.25_f64.ln(),
+                "{case}: estimate ×{:.2} of the peak",
+                error.exp()
+            );
         }
     }
 

@@ -52,6 +52,11 @@ export interface AnalyzeRequest {
     devices?: string[];
     /** Hardware types (IPFS Accelerate's `hardware_platforms`; default: the local devices). */
     hardware?: HardwareList;
+    /**
+     * The training part: mixed precision or pure, as in [`PredictRequest`] (default: mixed at
+     * fp16 and bf16).
+     */
+    mixedPrecision?: boolean | null;
     /** A Hugging Face `config.json` object. */
     modelConfig?: unknown;
     /** The family the caller expects. */
@@ -118,6 +123,12 @@ export interface BatchSelectRequest {
     devices?: string[];
     /** Hardware types to choose from (default: the local devices). */
     hardware?: HardwareList;
+    /**
+     * Training: fp32 master weights, gradients and AdamW state with the products at `precision`
+     * (`true`, the default at fp16 and bf16), or all of them at `precision` (`false`), as in
+     * [`PredictRequest`].
+     */
+    mixedPrecision?: boolean | null;
     /** Inference (default) or training. */
     mode?: Mode;
     /** The models. */
@@ -923,11 +934,11 @@ export interface MemoryBreakdown {
     gradientsMb: number;
     /** KV cache. */
     kvCacheMb: number;
-    /** Optimizer state (and fp32 master weights). */
+    /** Optimizer state (AdamW's two moments). */
     optimizerStateMb: number;
     /** Runtime allowance. */
     runtimeOverheadMb: number;
-    /** Model weights. */
+    /** Model weights (mixed-precision training: the fp32 weights and autocast's 16-bit copies). */
     weightsMb: number;
 }
 
@@ -1201,6 +1212,11 @@ export interface PrecisionSupport {
 export interface PredictAnswer {
     /** Items per step. */
     batchSize: number;
+    /**
+     * A training step: whether it was predicted in mixed precision (fp32 master weights,
+     * gradients and AdamW state) or pure; absent for inference.
+     */
+    mixedPrecision?: boolean | null;
     /** Mode. */
     mode: Mode;
     /** Family. */
@@ -1306,6 +1322,12 @@ export interface PredictRequest {
     devices?: string[];
     /** Hardware types, each predicted on its reference device (default: the local devices). */
     hardware?: HardwareList;
+    /**
+     * Training: fp32 master weights, gradients and AdamW state with the products at `precision`
+     * under autocast (`true`, the default at fp16 and bf16: PyTorch's AMP), or all of them at
+     * `precision` (`false`: pure fp16/bf16 training).
+     */
+    mixedPrecision?: boolean | null;
     /** `training` predicts a training step; `inference` (default) the workload below. */
     mode?: Mode;
     /** A Hugging Face `config.json` object to read the architecture from. */
@@ -1539,6 +1561,11 @@ export interface ResourceRequirements {
     hardware: HardwareType;
     /** Memory to run the request at all (sum of the breakdown), MB. */
     minMemoryMb: number;
+    /**
+     * Training: whether the estimate is for mixed precision (fp32 weights, gradients and AdamW
+     * state) or pure; absent for inference.
+     */
+    mixedPrecision?: boolean | null;
     /** Mode. */
     mode: Mode;
     /** The model. */
@@ -1577,6 +1604,12 @@ export interface ResourcesRequest {
     batchSize?: number;
     /** Where it runs (default `cpu`). */
     hardware?: HardwareType;
+    /**
+     * Training: fp32 master weights, gradients and AdamW state with the products at `precision`
+     * (`true`, the default at fp16 and bf16: 18 bytes per parameter), or all of them at
+     * `precision` (`false`: 8 bytes per parameter at bf16).
+     */
+    mixedPrecision?: boolean | null;
     /** Inference or training (default `inference`). */
     mode?: Mode;
     /** A Hugging Face `config.json` object to read the architecture from. */
@@ -1633,6 +1666,12 @@ export interface SelectRequest {
      * devices).
      */
     hardware?: HardwareList;
+    /**
+     * Training: fp32 master weights, gradients and AdamW state with the products at `precision`
+     * (`true`, the default at fp16 and bf16), or all of them at `precision` (`false`), as in
+     * [`PredictRequest`].
+     */
+    mixedPrecision?: boolean | null;
     /** Inference (default) or training. */
     mode?: Mode;
     /** A Hugging Face `config.json` object to read the architecture from. */

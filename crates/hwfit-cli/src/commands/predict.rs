@@ -28,6 +28,7 @@ pub fn run(args: &PredictArgs) -> Result<()> {
         runtime: args.runtime,
         threads: args.cpu.threads,
         prompt_chunk: args.prompt_chunk,
+        mixed_precision: args.step.mixed_precision,
     };
     let answer = detection::ask(&hwfit, &request, &args.detection)?;
     if args.json {
@@ -35,7 +36,11 @@ pub fn run(args: &PredictArgs) -> Result<()> {
     }
     output::text(&format!(
         "{} — {}, batch {}, {} tokens, {}",
-        answer.model_name, answer.workload, answer.batch_size, answer.sequence_length, answer.precision
+        answer.model_name,
+        answer.workload,
+        answer.batch_size,
+        answer.sequence_length,
+        output::training_precision(answer.precision, answer.mixed_precision)
     ));
     let mut table = output::table([
         "target",
@@ -138,6 +143,7 @@ pub fn analyze(args: &AnalyzeArgs) -> Result<()> {
         browser,
         precision: args.precision,
         sequence_length: args.seq_length,
+        mixed_precision: args.mixed_precision,
     };
     let a = detection::ask(&hwfit, &request, &args.detection)?;
     if args.json {

@@ -12,7 +12,13 @@ fn print_text(answer: &ResourcesAnswer) {
     let b = &r.breakdown;
     output::text(&format!(
         "{} ({}) on {} at {}, {} mode, batch {}, {} tokens",
-        answer.model_name, answer.family, r.hardware, r.precision, r.mode, r.batch_size, r.seq_length
+        answer.model_name,
+        answer.family,
+        r.hardware,
+        output::training_precision(r.precision, r.mixed_precision),
+        r.mode,
+        r.batch_size,
+        r.seq_length
     ));
     if let SpecSource::NameEstimate { basis } = &answer.model_source {
         output::text(&format!("estimate: not in the catalog; {basis}"));
@@ -51,6 +57,7 @@ pub fn run(args: &ResourcesArgs) -> Result<()> {
         mode: args.mode,
         batch_size: args.step.batch_size,
         sequence_length: args.step.seq_length,
+        mixed_precision: args.step.mixed_precision,
     })?;
     if args.json {
         output::json(&answer)

@@ -102,6 +102,7 @@ pub fn run(args: &SelectArgs) -> Result<()> {
         distributed: args.distributed.is_some(),
         gpu_count: args.distributed.unwrap_or(1),
         threads: args.cpu.threads,
+        mixed_precision: args.step.mixed_precision,
     };
     let selection = detection::ask(&hwfit, &request, &args.detection)?;
     if args.json {
@@ -135,6 +136,7 @@ pub fn batch(args: &BatchArgs) -> Result<()> {
         sequence_length: args.step.seq_length,
         task_type: None,
         threads: args.cpu.threads,
+        mixed_precision: args.step.mixed_precision,
     };
     let answer = detection::ask(&hwfit, &request, &args.detection)?;
     if args.json {

@@ -90,3 +90,55 @@ fn resources_text_reports_every_term() {
         assert!(text.contains(term), "{term} missing:\n{text}");
     }
 }
+
+#[test]
+fn pure_training_keeps_everything_at_its_precision() {
+    // Llama-3-8B trained in pure bf16 (8 bytes per parameter) fits an 80 GB H100 at batch 1, where
+    // mixed precision (18 bytes per parameter, the default) does not; the header says which.
+    let ask = [
+        "predict",
+        "meta-llama/Meta-Llama-3-8B",
+        "--device",
+        "nvidia-h100-sxm",
+        "--mode",
+        "training",
+        "--precision",
+        "bf16",
+        "--seq-length",
+        "512",
+    ];
+    let fits = |extra: &[&str]| {
+        let args: Vec<&str> = ask
+            .iter()
+            .copied()
+            .chain(extra.iter().copied())
+            .chain(["--json"])
+            .collect();
+        let v = run_json(&args);
+        let p = &v["predictions"]["nvidia-h100-sxm"];
+        (
+            v["mixed_precision"].as_bool().unwrap(),
+            p["fits_in_memory"].as_bool().unwrap(),
+        )
+    };
+    assert_eq!(fits(&[]), (true, false));
+    assert_eq!(fits(&["--mixed-precision", "false"]), (false, true));
+    let text = run_ok(
+        &ask.iter()
+            .copied()
+            .chain(["--mixed-precision", "false"])
+            .collect::<Vec<_>>(),
+    );
+    assert!(text.contains("pure bf16"), "{text}");
+    let text = run_ok(&[
+        "resources",
+        "gpt2",
+        "--hardware",
+        "cuda",
+        "--mode",
+        "training",
+        "--precision",
+        "fp16",
+    ]);
+    assert!(text.contains("at fp16 mixed precision"), "{text}");
+}

@@ -119,6 +119,10 @@ pub struct ResourcesRequest {
     pub batch_size: u32,
     /// Tokens per sequence (default 128, at most the model's positions).
     pub sequence_length: Option<u32>,
+    /// Training: fp32 master weights, gradients and AdamW state with the products at `precision`
+    /// (`true`, the default at fp16 and bf16: 18 bytes per parameter), or all of them at
+    /// `precision` (`false`: 8 bytes per parameter at bf16).
+    pub mixed_precision: Option<bool>,
 }
 
 impl Default for ResourcesRequest {
@@ -132,6 +136,7 @@ impl Default for ResourcesRequest {
             mode: defaults::MODE,
             batch_size: defaults::BATCH_SIZE,
             sequence_length: None,
+            mixed_precision: None,
         }
     }
 }
@@ -247,6 +252,7 @@ impl Hwfit {
                 mode: req.mode,
                 batch_size: req.batch_size,
                 seq_length: sequence_length,
+                mixed_precision: req.mixed_precision,
             },
         )
         .map_err(|e| defaults::checkpoint_refused(e, req.precision, &model))?;

@@ -65,6 +65,10 @@ pub struct PredictRequest {
     /// `prefill_step_size`; default: the runtime's — 512 for llama.cpp, 2,048 for MLX, the whole
     /// prompt elsewhere): each pass reads the weights its tokens reach.
     pub prompt_chunk: Option<u32>,
+    /// Training: fp32 master weights, gradients and AdamW state with the products at `precision`
+    /// under autocast (`true`, the default at fp16 and bf16: PyTorch's AMP), or all of them at
+    /// `precision` (`false`: pure fp16/bf16 training).
+    pub mixed_precision: Option<bool>,
 }
 
 impl Default for PredictRequest {
@@ -85,6 +89,7 @@ impl Default for PredictRequest {
             runtime: None,
             threads: None,
             prompt_chunk: None,
+            mixed_precision: None,
         }
     }
 }
@@ -175,6 +180,10 @@ pub struct PredictAnswer {
     pub mode: Mode,
     /// Workload predicted.
     pub workload: Workload,
+    /// A training step: whether it was predicted in mixed precision (fp32 master weights,
+    /// gradients and AdamW state) or pure; absent for inference.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mixed_precision: Option<bool>,
     /// target (hardware type or device id) → prediction.
     pub predictions: SortedMap<String, PredictEntry>,
     /// target → why it cannot run the step as asked (a precision or format it does not run, a
@@ -234,6 +243,10 @@ pub struct SelectRequest {
     pub gpu_count: u32,
     /// Threads the run uses on a CPU candidate (default: every core), as in [`PredictRequest`].
     pub threads: Option<u32>,
+    /// Training: fp32 master weights, gradients and AdamW state with the products at `precision`
+    /// (`true`, the default at fp16 and bf16), or all of them at `precision` (`false`), as in
+    /// [`PredictRequest`].
+    pub mixed_precision: Option<bool>,
 }
 
 impl Default for SelectRequest {
@@ -254,6 +267,7 @@ impl Default for SelectRequest {
             distributed: false,
             gpu_count: 1,
             threads: None,
+            mixed_precision: None,
         }
     }
 }
@@ -320,6 +334,10 @@ pub struct BatchSelectRequest {
     pub task_type: Option<TaskType>,
     /// Threads the run uses on a CPU candidate (default: every core), as in [`PredictRequest`].
     pub threads: Option<u32>,
+    /// Training: fp32 master weights, gradients and AdamW state with the products at `precision`
+    /// (`true`, the default at fp16 and bf16), or all of them at `precision` (`false`), as in
+    /// [`PredictRequest`].
+    pub mixed_precision: Option<bool>,
 }
 
 impl Default for BatchSelectRequest {
@@ -336,6 +354,7 @@ impl Default for BatchSelectRequest {
             sequence_length: None,
             task_type: None,
             threads: None,
+            mixed_precision: None,
         }
     }
 }
@@ -394,6 +413,9 @@ pub struct AnalyzeRequest {
     pub precision: Option<Precision>,
     /// Tokens per sequence (default 128, at most the model's positions).
     pub sequence_length: Option<u32>,
+    /// The training part: mixed precision or pure, as in [`PredictRequest`] (default: mixed at
+    /// fp16 and bf16).
+    pub mixed_precision: Option<bool>,
 }
 
 /// A prediction in brief (IPFS Accelerate's analysis cell).
@@ -501,6 +523,7 @@ impl Hwfit {
             seq_length: sequence_length,
             runtime: req.runtime,
             prompt_chunk: req.prompt_chunk,
+            mixed_precision: req.mixed_precision,
         };
         let mut predictions = SortedMap::new();
         let mut refused = SortedMap::new();
@@ -569,6 +592,7 @@ impl Hwfit {
             precision,
             mode: workload.mode(),
             workload,
+            mixed_precision: (workload == Workload::TrainStep).then(|| perf_req.trains_mixed()),
             predictions,
             refused,
             notes,
@@ -590,6 +614,7 @@ impl Hwfit {
                 mode: req.mode,
                 precision,
                 task_type: req.task_type,
+                mixed_precision: req.mixed_precision,
                 candidates: candidates.clone(),
             },
             &self.perf,
@@ -644,6 +669,7 @@ impl Hwfit {
                     sequence_length: req.sequence_length,
                     task_type: req.task_type,
                     threads: req.threads,
+                    mixed_precision: req.mixed_precision,
                     ..SelectRequest::default()
                 },
                 local,
@@ -712,6 +738,7 @@ impl Hwfit {
                         mode,
                         precision,
                         task_type: None,
+                        mixed_precision: req.mixed_precision,
                         candidates: candidates.clone(),
                     },
                     &self.perf,

@@ -198,6 +198,7 @@ impl Hwfit {
                 mode: Mode::Inference,
                 precision,
                 task_type: None,
+                mixed_precision: None,
                 candidates: candidates.clone(),
             },
             &self.perf,

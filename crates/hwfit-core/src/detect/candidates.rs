@@ -225,6 +225,7 @@ mod tests {
                 seq_length: r["sequence_length"].as_u64().unwrap_or(1) as u32,
                 runtime: Some(Runtime::Pytorch),
                 prompt_chunk: None,
+                mixed_precision: None,
             };
             let spec = models.resolve(text("model_name")).unwrap().spec;
             let measured = r["throughput"].as_f64().unwrap();

@@ -12,8 +12,9 @@
 //!   output projection) + the KV cache read;
 //! - train-step: 3 × forward FLOPs (backward ≈ 2 × forward); bytes = weights read twice, every
 //!   gradient written, plus AdamW's default update: [`ADAMW_FOREACH_PASSES`] passes over
-//!   parameter-sized tensors at the weights' width (as `hwfit bench` trains: the weights and the
-//!   optimizer's state at the precision asked).
+//!   parameter-sized tensors at the optimizer state's width. Pure training keeps weights, gradients
+//!   and state at the precision asked; mixed precision ([`PerfRequest::trains_mixed`]) keeps them
+//!   in fp32, and autocast adds its casts ([`mixed_precision_bytes`]).
 //!
 //! As a runtime runs the step ([`runtime_step_cost`]): eager PyTorch streams more than a layer's
 //! working set — each call of the modelling code reads and writes its tensors, and a decode step
@@ -53,6 +54,18 @@ pub struct StepCost {
 /// the epsilon added (2), the weights updated by the ratio (read weights, moment and root; write:
 /// 4) — 20 passes, each of the parameters' width (the states take the weights' dtype).
 pub const ADAMW_FOREACH_PASSES: f64 = 20.0;
+
+/// Passes over parameter-sized tensors a mixed-precision step adds, each at the width named: each
+/// fp32 weight cast to the compute precision once per forward pass (`torch.autocast` caches the
+/// cast: read fp32, write 16 bits), and each weight's gradient, computed at 16 bits, cast back to
+/// fp32 (read 16 bits, write fp32); an fp16 step's gradient scaler then unscales the fp32
+/// gradients in place and checks them for infinities (`GradScaler.unscale_`: read, write).
+fn mixed_precision_bytes(spec: &ModelSpec, precision: Precision) -> f64 {
+    let (fp32, half) = (spec.weight_bytes(Precision::Fp32), spec.weight_bytes(precision));
+    let casts = 2.0 * (fp32 + half);
+    let unscale = if precision == Precision::Fp16 { 2.0 * fp32 } else { 0.0 };
+    casts + unscale
+}
 
 fn working_set_traffic(
     spec: &ModelSpec,
@@ -96,7 +109,8 @@ pub fn step_cost(
     batch: u32,
     seq: u32,
 ) -> Result<StepCost, CoreError> {
-    step_cost_with(spec, precision, workload, batch, seq, Dispatch::Kernels)
+    let mixed = workload == Workload::TrainStep && precision.mixed_precision(None);
+    step_cost_with(spec, precision, workload, batch, seq, Dispatch::Kernels, mixed)
 }
 
 fn step_cost_with(
@@ -106,6 +120,7 @@ fn step_cost_with(
     batch: u32,
     seq: u32,
     dispatch: Dispatch,
+    mixed: bool,
 ) -> Result<StepCost, CoreError> {
     let b = u64::from(batch);
     let streamed = |workload| working_set_traffic(spec, precision, workload, b, seq, dispatch);
@@ -150,11 +165,21 @@ fn step_cost_with(
             }
         }
         Workload::TrainStep => {
+            // The products write the gradients at the compute precision; the optimizer's state
+            // is the master weights' width.
             let gradients = spec.weight_bytes(precision);
-            let optimizer = ADAMW_FOREACH_PASSES * gradients;
+            let (state, casts) = if mixed {
+                (
+                    spec.weight_bytes(Precision::Fp32),
+                    mixed_precision_bytes(spec, precision),
+                )
+            } else {
+                (gradients, 0.0)
+            };
+            let optimizer = ADAMW_FOREACH_PASSES * state;
             StepCost {
                 flops: 3.0 * forward_flops,
-                bytes: 2.0 * weights + gradients + optimizer + 2.0 * streamed(Workload::Forward),
+                bytes: 2.0 * weights + gradients + casts + optimizer + 2.0 * streamed(Workload::Forward),
                 weight_bytes: 2.0 * weights,
                 items: b as f64,
                 passes: 1,
@@ -192,6 +217,7 @@ pub fn runtime_step_cost(spec: &ModelSpec, req: &PerfRequest, runtime: Runtime) 
         req.batch_size,
         req.seq_length,
         Dispatch::of(runtime),
+        req.trains_mixed(),
     )?;
     Ok(match req.prompt_chunk_on(runtime) {
         Some(chunk) => cost.in_prompt_chunks(spec, req.precision, req.batch_size, req.seq_length, chunk),

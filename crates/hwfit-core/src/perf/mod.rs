@@ -190,6 +190,11 @@ pub struct PerfRequest {
     /// `prefill_step_size`; default: the runtime's, [`Runtime::prompt_chunk_tokens`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prompt_chunk: Option<u32>,
+    /// For a training step: fp32 master weights, gradients and AdamW state with the products at
+    /// `precision` (mixed precision), or everything at `precision` (default:
+    /// [`Precision::mixed_precision`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mixed_precision: Option<bool>,
 }
 
 impl PerfRequest {
@@ -205,6 +210,13 @@ impl PerfRequest {
         }
     }
 
+    /// Whether the step trains in mixed precision: a training step's request, else the default
+    /// ([`Precision::mixed_precision`]); never for inference.
+    #[must_use]
+    pub const fn trains_mixed(&self) -> bool {
+        matches!(self.workload, Workload::TrainStep) && self.precision.mixed_precision(self.mixed_precision)
+    }
+
     /// A step on the default runtime for the target.
     #[must_use]
     pub const fn new(precision: Precision, workload: Workload, batch_size: u32, seq_length: u32) -> Self {
@@ -215,6 +227,7 @@ impl PerfRequest {
             seq_length,
             runtime: None,
             prompt_chunk: None,
+            mixed_precision: None,
         }
     }
 }
@@ -496,6 +509,7 @@ impl PerfModel {
                 mode,
                 batch_size: req.batch_size,
                 seq_length: req.seq_length,
+                mixed_precision: req.mixed_precision,
             },
         );
         let runtime = req
@@ -594,7 +608,7 @@ impl PerfModel {
         let host_costs = runtime_costs.map(|r| {
             HostCosts::new(
                 r,
-                operators::per_step_as(spec, req.workload, operators::Dispatch::of(runtime)),
+                operators::of_request(spec, req, runtime),
                 cost.passes,
                 round_sig(roofline_s * 1e3),
                 req.workload == Workload::TrainStep,

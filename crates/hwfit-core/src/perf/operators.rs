@@ -342,6 +342,21 @@ pub fn per_step_as(spec: &ModelSpec, workload: Workload, dispatch: Dispatch) -> 
     }
 }
 
+/// Operators one step of `req` runs on `runtime`: [`per_step_as`] its dispatch, plus, for a
+/// mixed-precision training step issued call by call, autocast's two casts per weight tensor (the
+/// weight to the compute precision in the forward pass, its gradient back to fp32 in the backward
+/// pass); fused kernels carry their casts.
+#[must_use]
+pub fn of_request(spec: &ModelSpec, req: &crate::perf::PerfRequest, runtime: Runtime) -> u32 {
+    let dispatch = Dispatch::of(runtime);
+    let casts = if dispatch == Dispatch::Eager && req.trains_mixed() {
+        2 * with_weights(spec, req.workload)
+    } else {
+        0
+    };
+    per_step_as(spec, req.workload, dispatch).saturating_add(casts)
+}
+
 /// Operators one step runs as fused kernels.
 #[must_use]
 pub fn per_step(spec: &ModelSpec, workload: Workload) -> u32 {

@@ -16,6 +16,7 @@ fn predict(model: &str, device: &str, precision: Precision, workload: Workload, 
                 seq_length: seq,
                 runtime: None,
                 prompt_chunk: None,
+                mixed_precision: None,
             },
         )
         .unwrap()
@@ -213,6 +214,7 @@ fn fitting_recovers_known_coefficients() {
                 seq_length: seq,
                 runtime: None,
                 prompt_chunk: None,
+                mixed_precision: None,
             };
             let mut s = fit::Sample::new(&spec, device, &req, 1.0, alloc::format!("{i}")).unwrap();
             s.measured = s.predict(&truth);
@@ -550,6 +552,7 @@ fn gguf_in_a_browsers_webassembly_runs_llama_cpps_build() {
                     seq_length: 100,
                     runtime,
                     prompt_chunk: None,
+                    mixed_precision: None,
                 },
             )
             .unwrap()

@@ -82,6 +82,7 @@ fn entry(
         mode,
         precision: precision_for(mode),
         task_type: None,
+        mixed_precision: None,
         candidates: candidates.to_vec(),
     };
     let s = select_hardware(spec, &req, perf, config)?;
@@ -270,6 +271,7 @@ mod tests {
                 seq_length: 128,
                 runtime: None,
                 prompt_chunk: None,
+                mixed_precision: None,
             };
             PerfModel::builtin()
                 .unwrap()

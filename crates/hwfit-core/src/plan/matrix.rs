@@ -139,6 +139,7 @@ pub fn prediction_matrix(
                         seq_length: seq_length.min(spec.max_positions.max(1)),
                         runtime: t.runtime_for(None, workload, precision).0,
                         prompt_chunk: None,
+                        mixed_precision: None,
                     };
                     let cell = match perf.predict(spec, &t.device, &req) {
                         Ok(p) => Cell::Predicted {

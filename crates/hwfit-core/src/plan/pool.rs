@@ -97,6 +97,7 @@ pub fn resource_pool_config(
             mode: Mode::Inference,
             precision,
             task_type: None,
+            mixed_precision: None,
             candidates: candidates.to_vec(),
         };
         let selection = select_hardware(spec, &req, perf, config)?;
@@ -116,6 +117,7 @@ pub fn resource_pool_config(
                 mode: Mode::Inference,
                 batch_size: 1,
                 seq_length: seq,
+                mixed_precision: None,
             },
         )?;
         match votes.iter_mut().find(|(k, _)| *k == primary) {

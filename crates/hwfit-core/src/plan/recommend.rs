@@ -58,6 +58,7 @@ fn selection_request(spec: &ModelSpec, candidates: &[Candidate]) -> SelectionInp
         mode: Mode::Inference,
         precision: crate::api::defaults::POOL_PRECISION,
         task_type: None,
+        mixed_precision: None,
         candidates: candidates.to_vec(),
     }
 }

@@ -130,6 +130,9 @@ pub struct SelectionInput {
     pub precision: Precision,
     /// IPFS Accelerate's task type, if given.
     pub task_type: Option<TaskType>,
+    /// Training: mixed precision or pure ([`crate::Precision::mixed_precision`]; default: mixed at
+    /// fp16 and bf16).
+    pub mixed_precision: Option<bool>,
     /// The candidates.
     pub candidates: Vec<Candidate>,
 }
@@ -277,6 +280,7 @@ pub fn select_hardware(
         seq_length: req.seq_length,
         runtime: None,
         prompt_chunk: None,
+        mixed_precision: req.mixed_precision,
     };
     // Sizes, sequence length and trainability are errors of the request, not of a candidate.
     crate::resources::validate_request(spec, req.precision, mode, req.batch_size, req.seq_length)?;

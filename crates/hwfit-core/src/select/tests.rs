@@ -14,6 +14,7 @@ fn request(hw: &[HardwareType], devices: &[&str], precision: Precision, batch: u
         mode: Mode::Inference,
         precision,
         task_type: None,
+        mixed_precision: None,
         candidates,
     }
 }
@@ -154,6 +155,7 @@ fn browser_request(caps: &crate::browser::BrowserCapabilities, batch: u32, seq: 
         mode: Mode::Inference,
         precision: Precision::Fp32,
         task_type: None,
+        mixed_precision: None,
         candidates: crate::browser::browser_candidates(caps, &DeviceCatalog::builtin()),
     }
 }

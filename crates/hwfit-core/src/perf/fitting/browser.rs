@@ -352,6 +352,7 @@ impl BrowserCase {
                         seq_length: self.seq,
                         runtime: None,
                         prompt_chunk: None,
+                        mixed_precision: None,
                     },
                 )
                 .ok()

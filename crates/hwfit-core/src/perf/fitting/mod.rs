@@ -475,6 +475,7 @@ pub fn measured_steps(
                 seq_length: row.seq,
                 runtime: Some(row.runtime),
                 prompt_chunk: None,
+                mixed_precision: None,
             };
             // A row the model refuses (a precision the device cannot run) is an error of the data.
             Sample::new(&resolved.spec, device, &request, row.value, row.label.clone())
@@ -544,6 +545,7 @@ fn webllm_memory(text: &str, catalog: &Catalog) -> Result<(Vec<MemorySample>, Ve
             mode: Mode::Inference,
             batch_size: 1,
             seq_length: context,
+            mixed_precision: None,
         };
         let estimate = match estimate_resources(&model.spec, &req) {
             Ok(e) => e,

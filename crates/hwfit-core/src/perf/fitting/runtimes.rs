@@ -130,7 +130,7 @@ impl RuntimeSample {
             tensor_s: cost.flops * tensor_share / (tf32_peak * 1e12),
             weight_s: cost.weight_bytes / bandwidth,
             streamed_s: (cost.bytes - cost.weight_bytes) / bandwidth,
-            operators: operators::per_step_as(spec, request.workload, operators::Dispatch::of(runtime)),
+            operators: operators::of_request(spec, request, runtime),
             items: cost.items,
             passes: cost.passes,
             measured,
@@ -252,15 +252,19 @@ pub struct RuntimeFit {
     pub residuals: Vec<Residual>,
 }
 
-fn parse_precision(text: &str) -> Result<Precision, String> {
+/// A row's precision and, for a training row, whether it trained in mixed precision: "fp16 (amp)"
+/// (autocast over fp32 weights) is mixed, any other 16-bit row ("bf16 (pure)", a bare "fp16") pure —
+/// its weights and optimizer state at the precision it names.
+fn parse_precision(text: &str) -> Result<(Precision, bool), String> {
     let lower = text.trim().to_ascii_lowercase();
     let first = lower.split([' ', '(', '/']).next().unwrap_or("");
     if first == "tf32" {
         return Err(String::from("TF32 math mode is not modelled (fp32 means IEEE fp32)"));
     }
-    first
+    let precision: Precision = first
         .parse()
-        .map_err(|_| format!("precision '{text}' is not one hwfit models"))
+        .map_err(|_| format!("precision '{text}' is not one hwfit models"))?;
+    Ok((precision, lower.contains("(amp)")))
 }
 
 /// Checks that a measurement row names its source and quotes it.
@@ -332,7 +336,7 @@ fn sample(
     }
     let workload: Workload = get("workload")?.parse().map_err(|e| format!("{e}"))?;
     let value = positive_value(&get)?;
-    let precision = match parse_precision(get("precision")?) {
+    let (precision, mixed) = match parse_precision(get("precision")?) {
         Ok(p) => p,
         Err(why) => return Ok(Err(why)),
     };
@@ -364,6 +368,7 @@ fn sample(
         seq_length: seq,
         runtime: Some(runtime),
         prompt_chunk: None,
+        mixed_precision: Some(mixed),
     };
     let cost = match runtime_step_cost(spec, &request, runtime) {
         Ok(c) => c,

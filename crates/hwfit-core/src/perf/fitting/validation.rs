@@ -132,6 +132,7 @@ fn predict_row(
         seq_length: seq,
         runtime: Some(runtime),
         prompt_chunk,
+        mixed_precision: None,
     };
     let prediction = match model.predict(&resolved.spec, device, &request) {
         Ok(p) => p,

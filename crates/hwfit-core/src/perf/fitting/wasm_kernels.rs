@@ -160,6 +160,7 @@ pub fn steps(
                 seq_length: seq as u32,
                 runtime: Some(Runtime::LlamaCpp),
                 prompt_chunk: None,
+                mixed_precision: None,
             },
             measured,
             kernel,
