@@ -14,7 +14,7 @@
 //!   gradient written, plus AdamW's default update: [`ADAMW_FOREACH_PASSES`] passes over
 //!   parameter-sized tensors at the optimizer state's width. Pure training keeps weights, gradients
 //!   and state at the precision asked; mixed precision ([`PerfRequest::trains_mixed`]) keeps them
-//!   in fp32, and autocast adds its casts ([`mixed_precision_bytes`]).
+//!   in fp32, and autocast adds its casts (each weight to 16 bits, each gradient back).
 //!
 //! As a runtime runs the step ([`runtime_step_cost`]): eager PyTorch streams more than a layer's
 //! working set — each call of the modelling code reads and writes its tensors, and a decode step
