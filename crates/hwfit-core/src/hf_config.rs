@@ -73,6 +73,16 @@ pub struct HfConfig {
     pub moe_num_experts: Option<u32>,
     pub num_experts_per_tok: Option<u32>,
     pub experts_per_token: Option<u32>,
+    /// Kimi Linear and Kimi-K3's spellings of the experts per token and the shared experts.
+    pub num_experts_per_token: Option<u32>,
+    pub num_shared_experts: Option<u32>,
+    /// Kimi-K3's latent experts: the width the routed experts read and write (`moe_latent_size`
+    /// elsewhere).
+    pub routed_expert_hidden_size: Option<u32>,
+    /// Kimi Linear's and Kimi-K3's Kimi Delta Attention layers and their geometry.
+    pub linear_attn_config: Option<LinearAttnConfig>,
+    /// Kimi-K3: the latent-attention layers' output gated per value by a full-rank projection.
+    pub mla_use_output_gate: Option<bool>,
     /// Gemma 4's full-attention layers: their head width, key/value heads, and keys projected once
     /// for keys and values.
     pub global_head_dim: Option<u32>,
@@ -285,6 +295,11 @@ pub struct HfConfig {
     pub sscp_conv_channel_size: Option<Vec<u32>>,
     pub sscp_conv_kernel_size: Option<Vec<Vec<u32>>>,
     pub sscp_conv_stride_size: Option<Vec<Vec<u32>>>,
+    // Kimi's MoonViT vision towers (Kimi-K2.5, Kimi-K3)
+    pub vt_hidden_size: Option<u32>,
+    pub vt_num_hidden_layers: Option<u32>,
+    pub vt_num_attention_heads: Option<u32>,
+    pub vt_intermediate_size: Option<u32>,
     // DINOv3's ViT
     pub use_gated_mlp: Option<bool>,
     pub num_register_tokens: Option<u32>,
@@ -308,6 +323,23 @@ pub struct SparseAttentionConfig {
     pub sparse_topk_blocks: Option<u32>,
     pub sparse_init_block: Option<u32>,
     pub sparse_local_block: Option<u32>,
+}
+
+/// Kimi Delta Attention (Kimi Linear's and Kimi-K3's `linear_attn_config`): the 1-based ids of the
+/// KDA layers (`kda_layers`) and of the latent-attention ones (`full_attn_layers`), `num_heads`
+/// heads of `head_dim`, a `short_conv_kernel_size`-tap convolution on queries, keys and values, and
+/// an output gate that is low-rank (rank `head_dim`) unless `use_full_rank_gate`.
+#[allow(missing_docs)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[serde(default)]
+pub struct LinearAttnConfig {
+    pub kda_layers: Option<Vec<u32>>,
+    pub full_attn_layers: Option<Vec<u32>>,
+    pub num_heads: Option<u32>,
+    pub head_dim: Option<u32>,
+    pub short_conv_kernel_size: Option<u32>,
+    pub use_full_rank_gate: Option<bool>,
 }
 
 /// DeepSeek-V4's tokens per compressed cache entry of each attention layer kind.

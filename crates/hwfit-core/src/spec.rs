@@ -138,7 +138,8 @@ pub struct TransformerStack {
     #[serde(default, skip_serializing_if = "is_zero")]
     pub mixer_only_layers: u32,
     /// Attention whose output is gated per value by a second query-sized projection (Qwen3-Next's
-    /// `q_proj` produces the queries and the gate).
+    /// `q_proj` produces the queries and the gate; Kimi-K3's latent attention, `mla_use_output_gate`,
+    /// a full-rank gate from the residual stream).
     #[serde(default, skip_serializing_if = "is_false")]
     pub gated_attention: bool,
     /// Width of one value head where it differs from the query/key heads' `head_dim` (MiMo-V2's
@@ -429,6 +430,10 @@ string_enum! {
         /// Gated DeltaNet linear attention (Qwen3-Next): queries, keys, values and an output gate,
         /// a decay and a write strength per value head.
         GatedDeltaNet => "gated_delta_net",
+        /// Kimi Delta Attention (Kimi Linear, Kimi-K3): Gated DeltaNet's queries, keys, values
+        /// and write strength per head, with a decay per channel (a low-rank projection through
+        /// `head_dim`) and an output gate per value, full-rank or low-rank ([`StateMixer::gate_rank`]).
+        KimiDeltaAttention => "kimi_delta_attention",
         /// A gated short convolution (LFM2): the input projection yields two gates and the stream,
         /// a depthwise filter of a few taps mixes along time; no state beyond the filter's inputs.
         ShortConv => "short_conv",
@@ -462,6 +467,10 @@ pub struct StateMixer {
     /// `mamba_ssm_cache_dtype`).
     #[serde(default, skip_serializing_if = "is_false")]
     pub fp32_state: bool,
+    /// Kimi Delta Attention's output gate through a rank this wide (Kimi Linear: `head_dim`); 0 a
+    /// full-rank gate (Kimi-K3's `use_full_rank_gate`) or, for other mixers, none of its own.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub gate_rank: u32,
 }
 
 impl StateMixer {
@@ -481,7 +490,32 @@ impl StateMixer {
         match self.kind {
             MixerKind::Mamba2 => 2 * self.inner() + 2 * self.keys() + heads,
             MixerKind::GatedDeltaNet => 2 * self.inner() + 2 * self.keys() + 2 * heads,
+            // Values, queries, keys, the write strength per head, the decay's low-rank down
+            // projection, and the gate (full-rank, or its low-rank down projection).
+            MixerKind::KimiDeltaAttention => {
+                let gate = match self.gate_rank {
+                    0 => self.inner(),
+                    rank => u64::from(rank),
+                };
+                self.inner() + 2 * self.keys() + heads + u64::from(self.head_dim) + gate
+            }
             MixerKind::ShortConv => 3 * self.inner(),
+        }
+    }
+
+    /// Parameters of the low-rank up projections beyond the input projection: Kimi Delta
+    /// Attention's decay (`head_dim` → the inner width) and its low-rank gate's.
+    fn low_rank_up_parameters(&self) -> u64 {
+        match self.kind {
+            MixerKind::KimiDeltaAttention => {
+                let gates = if self.gate_rank == 0 {
+                    0
+                } else {
+                    u64::from(self.gate_rank)
+                };
+                (u64::from(self.head_dim) + gates) * self.inner()
+            }
+            _ => 0,
         }
     }
 
@@ -501,7 +535,10 @@ impl StateMixer {
     #[must_use]
     pub fn parameters_per_layer(&self, hidden_size: u32) -> u64 {
         let h = u64::from(hidden_size);
-        h * self.input_width() + self.conv_channels() * u64::from(self.conv_kernel) + self.inner() * h
+        h * self.input_width()
+            + self.low_rank_up_parameters()
+            + self.conv_channels() * u64::from(self.conv_kernel)
+            + self.inner() * h
     }
 
     /// The convolution's last `conv_kernel − 1` inputs, kept per sequence.
@@ -661,7 +698,9 @@ impl TransformerStack {
             let kv_down = h * (kv_rank + u64::from(m.qk_rope_head_dim));
             let kv_up = kv_rank * heads * u64::from(m.qk_nope_head_dim + m.v_head_dim);
             let out = heads * u64::from(m.v_head_dim) * h;
-            return q + kv_down + kv_up + out;
+            // Kimi-K3's gated latent attention: a full-rank gate per value.
+            let gate = if self.gated_attention { out } else { 0 };
+            return q + kv_down + kv_up + out + gate;
         }
         let (key, value) = (u64::from(self.head_dim), u64::from(self.value_width(self.head_dim)));
         // Queries (and Qwen3-Next's gate) at the key width; the output reads the value heads.

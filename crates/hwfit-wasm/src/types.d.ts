@@ -950,7 +950,7 @@ export interface MemoryOption {
     memoryGb: number;
 }
 
-export type MixerKind = "mamba2" | "gated_delta_net" | "short_conv";
+export type MixerKind = "mamba2" | "gated_delta_net" | "kimi_delta_attention" | "short_conv";
 
 /** What feeds a transformer stack, which fixes its token count per item. */
 export type Modality = {
@@ -1838,6 +1838,11 @@ export interface StateMixer {
      * `mamba_ssm_cache_dtype`).
      */
     fp32State?: boolean;
+    /**
+     * Kimi Delta Attention's output gate through a rank this wide (Kimi Linear: `head_dim`); 0 a
+     * full-rank gate (Kimi-K3's `use_full_rank_gate`) or, for other mixers, none of its own.
+     */
+    gateRank?: number;
     /** Width of one head of the inner stream. */
     headDim: number;
     /** Heads of the inner stream (Mamba-2's `mamba_n_heads`; DeltaNet's value heads). */
@@ -1975,7 +1980,8 @@ export interface TransformerStack {
     fullAttention?: FullAttention | null;
     /**
      * Attention whose output is gated per value by a second query-sized projection (Qwen3-Next's
-     * `q_proj` produces the queries and the gate).
+     * `q_proj` produces the queries and the gate; Kimi-K3's latent attention, `mla_use_output_gate`,
+     * a full-rank gate from the residual stream).
      */
     gatedAttention?: boolean;
     /** Gated feed-forward (SwiGLU/GeGLU: three matrices instead of two). */

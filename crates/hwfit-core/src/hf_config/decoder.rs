@@ -208,7 +208,7 @@ impl HfConfig {
             s.shared_expert_size = e.shared_size;
             s.dense_layers = e.dense_layers;
             s.dense_intermediate_size = e.dense_size;
-            s.expert_latent_size = self.moe_latent_size.unwrap_or(0);
+            s.expert_latent_size = self.moe_latent_size.or(self.routed_expert_hidden_size).unwrap_or(0);
         }
         if let Some(rank) = self.kv_lora_rank.filter(|&r| r > 0) {
             let m = LatentAttention {
@@ -298,7 +298,7 @@ impl HfConfig {
             s.norms_per_layer = 4;
         }
         s.attention_sinks = SINKED.contains(&kind);
-        s.gated_attention = OUTPUT_GATED.contains(&kind);
+        s.gated_attention = OUTPUT_GATED.contains(&kind) || self.mla_use_output_gate == Some(true);
         s.written_out_gelu = self
             .hidden_act
             .as_deref()
@@ -472,6 +472,7 @@ impl HfConfig {
         let active = self
             .num_experts_per_tok
             .or(self.experts_per_token)
+            .or(self.num_experts_per_token)
             .or(self.top_k_experts)
             .or(self.moe_k)
             .ok_or_else(|| missing("num_experts_per_tok", kind))?;
@@ -485,7 +486,11 @@ impl HfConfig {
             .or(self.moe_shared_expert_intermediate_size)
         {
             width
-        } else if let Some(n) = self.n_shared_experts.or(self.moe_num_shared_experts) {
+        } else if let Some(n) = self
+            .n_shared_experts
+            .or(self.moe_num_shared_experts)
+            .or(self.num_shared_experts)
+        {
             n * size
         } else if kind.starts_with("llama4") {
             // Llama 4: one shared expert as wide as a routed one in every expert layer.
@@ -595,6 +600,15 @@ impl HfConfig {
     /// `attn_layer_indices` or LFM2's `full_attn_idxs` (the attention layers; the others are
     /// recurrent).
     fn recurrent_layers(&self, layers: u32) -> u32 {
+        if let Some(kda) = self.linear_attn_config.as_ref() {
+            // Kimi Linear: 1-based layer ids.
+            let within = |ids: &[u32]| ids.iter().filter(|&&i| (1..=layers).contains(&i)).count() as u32;
+            return match (kda.kda_layers.as_deref(), kda.full_attn_layers.as_deref()) {
+                (Some(kda), _) => within(kda),
+                (None, Some(full)) => layers - within(full),
+                (None, None) => 0,
+            };
+        }
         if self.layer_types.as_deref().is_none_or(<[String]>::is_empty) {
             if let Some(interval) = self.full_attention_interval.filter(|&i| i > 1) {
                 return layers - layers / interval;
@@ -724,6 +738,26 @@ impl HfConfig {
                 key_dim: need(self.linear_key_head_dim, "linear_key_head_dim", kind)?,
                 conv_kernel: self.linear_conv_kernel_dim.unwrap_or(4),
                 fp32_state: false,
+                gate_rank: 0,
+            }));
+        }
+        if let Some(kda) = self.linear_attn_config.as_ref() {
+            let heads = need(kda.num_heads, "linear_attn_config.num_heads", kind)?;
+            let head_dim = need(kda.head_dim, "linear_attn_config.head_dim", kind)?;
+            return Ok(Some(StateMixer {
+                kind: MixerKind::KimiDeltaAttention,
+                heads,
+                head_dim,
+                key_groups: heads,
+                key_dim: head_dim,
+                conv_kernel: kda.short_conv_kernel_size.unwrap_or(4),
+                fp32_state: false,
+                // Kimi Linear's gate goes through `head_dim` (`g_a_proj`, `g_b_proj`).
+                gate_rank: if kda.use_full_rank_gate == Some(true) {
+                    0
+                } else {
+                    head_dim
+                },
             }));
         }
         if kind == "lfm2" {
@@ -735,6 +769,7 @@ impl HfConfig {
                 key_dim: 0,
                 conv_kernel: need(self.conv_l_cache, "conv_L_cache", kind)?,
                 fp32_state: false,
+                gate_rank: 0,
             }));
         }
         let Some(heads) = self.mamba_n_heads.or(self.mamba_num_heads) else {
@@ -753,6 +788,7 @@ impl HfConfig {
             key_dim: need(self.mamba_d_state.or(self.ssm_state_size), "mamba_d_state", kind)?,
             conv_kernel: self.mamba_d_conv.or(self.conv_kernel).unwrap_or(4),
             fp32_state: self.mamba_ssm_cache_dtype.as_deref() == Some("float32"),
+            gate_rank: 0,
         }))
     }
 
@@ -812,6 +848,7 @@ pub(super) const DECODERS: &[&str] = &[
     "deepseek_v3",
     "deepseek_v4",
     "kimi_k2",
+    "kimi_linear",
     "minimax_m2",
     "minimax_m3",
     "glm",

@@ -52,12 +52,26 @@ impl HfConfig {
     /// A vision tower from a `vision_config`, whatever it calls its width and depth.
     fn vision_stack(&self, parent_kind: &str) -> TransformerStack {
         let kind = self.kind();
-        let width = self.embed_dim.or(self.hidden_size).unwrap_or(1024);
-        let layers = self.num_hidden_layers.or(self.depth).unwrap_or(24) + self.num_global_layers.unwrap_or(0);
-        let heads = self.num_attention_heads.or(self.num_heads).unwrap_or(16);
+        let width = self
+            .embed_dim
+            .or(self.hidden_size)
+            .or(self.vt_hidden_size)
+            .unwrap_or(1024);
+        let layers = self
+            .num_hidden_layers
+            .or(self.depth)
+            .or(self.vt_num_hidden_layers)
+            .unwrap_or(24)
+            + self.num_global_layers.unwrap_or(0);
+        let heads = self
+            .num_attention_heads
+            .or(self.num_heads)
+            .or(self.vt_num_attention_heads)
+            .unwrap_or(16);
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
         let inter = self
             .intermediate_size
+            .or(self.vt_intermediate_size)
             .or(self.mlp_ratio.map(|r| (r * f64::from(width)) as u32))
             .unwrap_or(width.saturating_mul(4));
         let dynamic = parent_kind.starts_with("qwen");

@@ -1,5 +1,5 @@
 use super::*;
-use crate::spec::Norm;
+use crate::spec::{MixerKind, Norm};
 use crate::Catalog;
 use alloc::string::ToString;
 
@@ -463,6 +463,46 @@ fn hybrid_decoders_cache_keys_for_attention_and_a_fixed_state_for_the_rest() {
         (10, 4608, true)
     );
     assert_eq!(lfm.recurrent_state_bytes(2), 10 * 2 * 1024 * 2);
+}
+
+#[test]
+fn kimi_delta_attention_layers_keep_a_state_and_latent_attention_layers_a_cache() {
+    let read = |text: &str| {
+        let config = HfConfig::deserialize_value(&parse_config_text(text).unwrap()).unwrap();
+        config.to_model(None).unwrap().spec
+    };
+    // Kimi Linear 48B-A3B: 20 KDA layers (32 heads of 128, a low-rank gate) and 7 latent-attention
+    // layers; the checkpoint's tensors sum to 49,122,681,728 (norms and per-head constants left
+    // out here). One KDA layer: q, k, v (3 × 4096 × 2304), the write strength (32 × 2304), the
+    // decay's and the gate's low-rank pairs (2 × (128 × 2304 + 4096 × 128)), the convolution
+    // (3 × 4096 × 4) and the output (2304 × 4096).
+    let linear = read(include_str!(
+        "../../data/models/configs/moonshotai__Kimi-Linear-48B-A3B-Instruct.json"
+    ));
+    assert!((linear.parameters() as f64 / 49_122_681_728.0 - 1.0).abs() < 1e-5);
+    let lm = linear.generating_stack().unwrap();
+    assert_eq!((lm.layers, lm.recurrent_layers), (27, 20));
+    let kda = lm.state_mixer.unwrap();
+    assert_eq!((kda.kind, kda.gate_rank), (MixerKind::KimiDeltaAttention, 128));
+    assert_eq!(
+        kda.parameters_per_layer(2304),
+        3 * 4096 * 2304 + 32 * 2304 + 2 * (128 * 2304 + 4096 * 128) + 3 * 4096 * 4 + 2304 * 4096
+    );
+    assert_eq!(linear.kv_cache_bytes_per_token(2), 7 * (512 + 64) * 2);
+    assert_eq!(
+        linear.recurrent_state_bytes(2),
+        20 * (32 * 128 * 128 + 3 * 3 * 4096) * 2
+    );
+    // Kimi-K3 (text_config): 69 KDA layers with a full-rank gate, 24 latent-attention layers gated
+    // per value, latent experts of 3,584 (the card: 2.8T, 104B activated).
+    let k3 = read(include_str!("../../data/models/configs/moonshotai__Kimi-K3.json"));
+    let lm = k3.generating_stack().unwrap();
+    assert_eq!((lm.layers, lm.recurrent_layers), (93, 69));
+    assert_eq!(lm.state_mixer.unwrap().gate_rank, 0);
+    assert!(lm.gated_attention);
+    assert_eq!((lm.experts, lm.active_experts, lm.expert_latent_size), (896, 16, 3584));
+    assert!((k3.parameters() as f64 / 2.8e12 - 1.0).abs() < 0.02);
+    assert!((k3.active_parameters() as f64 / 104e9 - 1.0).abs() < 0.02);
 }
 
 #[test]

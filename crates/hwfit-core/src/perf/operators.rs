@@ -277,8 +277,10 @@ const fn eager_mixer_calls(kind: MixerKind, decode: bool) -> u32 {
     match (kind, decode) {
         (MixerKind::Mamba2, true) => 83,
         (MixerKind::Mamba2, false) => 125,
-        (MixerKind::GatedDeltaNet, true) => 112,
-        (MixerKind::GatedDeltaNet, false) => 154,
+        // Kimi Delta Attention's calls are not measured (transformers runs it through the fla
+        // kernels only): counted as Gated DeltaNet's, the nearest measured mixer.
+        (MixerKind::GatedDeltaNet | MixerKind::KimiDeltaAttention, true) => 112,
+        (MixerKind::GatedDeltaNet | MixerKind::KimiDeltaAttention, false) => 154,
         (MixerKind::ShortConv, true) => 17,
         (MixerKind::ShortConv, false) => 18,
     }
