@@ -177,9 +177,15 @@ fn step_cost_with(
                 (gradients, 0.0)
             };
             let optimizer = ADAMW_FOREACH_PASSES * state;
+            // Eager autocast keeps the residual stream in fp32 and casts each projection's input.
+            let autocast = if mixed && dispatch == Dispatch::Eager {
+                eager_traffic::autocast_extra_bytes(spec, precision, b, seq)
+            } else {
+                0.0
+            };
             StepCost {
                 flops: 3.0 * forward_flops,
-                bytes: 2.0 * weights + gradients + casts + optimizer + 2.0 * streamed(Workload::Forward),
+                bytes: 2.0 * weights + gradients + casts + optimizer + 2.0 * (streamed(Workload::Forward) + autocast),
                 weight_bytes: 2.0 * weights,
                 items: b as f64,
                 passes: 1,

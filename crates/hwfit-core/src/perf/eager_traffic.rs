@@ -181,6 +181,37 @@ pub fn stream_bytes(spec: &ModelSpec, precision: Precision, workload: Workload, 
     batch as f64 * (stacks + convs)
 }
 
+/// Bytes autocast adds to an eager forward pass of a mixed-precision training step (fp32 weights,
+/// products at `precision`): the embedding's output is fp32, so the residual stream stays fp32 (an
+/// fp32 value plus a 16-bit one is fp32) — each residual add and each norm reads and writes 4 bytes
+/// per value where the 16-bit pass streams `precision`'s width (layer norms also run in fp32 under
+/// autocast; transformers' RMS norm, given fp32, skips its casts) — and every projection that
+/// reads the normalised fp32 stream casts it to `precision` first (read 4 bytes, write 2 per value):
+/// queries, keys and values (three calls), and a feed-forward's input projections (gate and up, or
+/// the one). Convolutional networks' maps stay at `precision` (batch norm is not among autocast's
+/// fp32 operators). None at fp32.
+#[must_use]
+pub fn autocast_extra_bytes(spec: &ModelSpec, precision: Precision, batch: u64, seq: u32) -> f64 {
+    let activation = precision.activation_bytes() as f64;
+    if activation >= 4.0 {
+        return 0.0;
+    }
+    let stacks: f64 = super::operators::stacks_run(spec, Workload::Forward)
+        .map(|s| {
+            let h = f64::from(s.hidden_size);
+            let residual = 2.0 * 3.0 * h * (4.0 - activation);
+            let norms = f64::from(s.norms_per_layer) * (norm_bytes(s.norm, h, 4.0) - norm_bytes(s.norm, h, activation));
+            let ffn_inputs = if s.gated_ffn { 2.0 } else { 1.0 };
+            let casts = (3.0 + ffn_inputs) * h * (4.0 + activation);
+            let per_layer = residual + norms + casts;
+            // The embedding's output and the final norm.
+            let ends = h * (4.0 - activation) + norm_bytes(s.norm, h, 4.0) - norm_bytes(s.norm, h, activation);
+            s.tokens_per_item(seq) as f64 * (f64::from(s.layers) * per_layer + ends)
+        })
+        .sum();
+    batch as f64 * stacks
+}
+
 /// Passes over the KV cache an eager decode step makes besides attention's read of it:
 /// `transformers`' dynamic cache concatenates each new key and value to the whole cache
 /// (`torch.cat`), reading and writing it.
@@ -228,6 +259,22 @@ mod tests {
         };
         assert!(growth(&oss) > 2.0, "{}", growth(&oss));
         assert!((growth(&llama) - 1.0).abs() < 1e-9, "{}", growth(&llama));
+    }
+
+    #[test]
+    fn autocast_streams_the_residual_stream_in_fp32_and_casts_projection_inputs() {
+        // BERT-base under autocast bf16: per token and layer two residual adds (3 × 768 values at
+        // 4 bytes instead of 2), two layer norms in fp32 (read and write 4 bytes instead of 2) and
+        // four casts of the 768-wide stream (queries, keys, values, the feed-forward's input: read
+        // 4, write 2); nothing at fp32.
+        let bert = spec("bert-base-uncased");
+        let h = 768.0;
+        let per_layer = 2.0 * 3.0 * h * 2.0 + 2.0 * (8.0 - 4.0) * h + 4.0 * h * 6.0;
+        let ends = h * 2.0 + (8.0 - 4.0) * h;
+        let expected = 8.0 * 128.0 * (12.0 * per_layer + ends);
+        let extra = autocast_extra_bytes(&bert, Precision::Bf16, 8, 128);
+        assert!((extra / expected - 1.0).abs() < 1e-9, "{extra} vs {expected}");
+        assert!(autocast_extra_bytes(&bert, Precision::Fp32, 8, 128).abs() < f64::EPSILON);
     }
 
     #[test]
