@@ -109,7 +109,7 @@ pub fn step_cost(
     batch: u32,
     seq: u32,
 ) -> Result<StepCost, CoreError> {
-    let mixed = workload == Workload::TrainStep && precision.mixed_precision(None);
+    let mixed = PerfRequest::new(precision, workload, batch, seq).trains_mixed();
     step_cost_with(spec, precision, workload, batch, seq, Dispatch::Kernels, mixed)
 }
 
